@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Salvo",
+    products: [
+        .library(name: "Salvo", targets: ["Salvo"]),
+        .executable(name: "salvo", targets: ["salvo"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(
+            name: "Salvo",
+            dependencies: ["CCurl"],
+            path: "Sources/Salvo"
+        ),
+        .executableTarget(
+            name: "salvo",
+            dependencies: ["Salvo"],
+            path: "Sources/salvo"
+        ),
+        .testTarget(
+            name: "SalvoTests",
+            dependencies: ["Salvo"],
+            path: "Tests/SalvoTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Writes JSON with the exact bytes swift-corelibs-foundation's `JSONSerialization` writes,
+/// for the value types parameters are normally made of, without bridging to Foundation
+/// objects.
+///
+/// It declines (`.unsupported`) any value or option it does not model, so the caller can
+/// fall back to `JSONSerialization` and get its output and its errors.
+struct JSONWriter {
+    enum Outcome {
+        case written([UInt8])
+        /// A value JSON cannot represent: NaN, infinity, a top-level scalar.
+        case invalid
+        /// Something this writer does not model; use `JSONSerialization`.
+        case unsupported
+    }
+
+    private enum Failure: Error { case invalid, unsupported }
+
+    private let pretty: Bool
+    private let escapeSlashes: Bool
+    private var bytes: [UInt8] = []
+    private var indent = 0
+
+    /// Returns `nil` for options this writer does not model (sorted keys, fragments).
+    init?(options: JSONSerialization.WritingOptions) {
+        let modelled: JSONSerialization.WritingOptions = [.prettyPrinted, .withoutEscapingSlashes]
+        guard options.isSubset(of: modelled) else { return nil }
+        pretty = options.contains(.prettyPrinted)
+        escapeSlashes = !options.contains(.withoutEscapingSlashes)
+    }
+
+    func write(_ object: Any) -> Outcome {
+        var writer = self
+        writer.bytes.reserveCapacity(128)
+        do {
+            switch object {
+            case let dictionary as [String: Any]: try writer.writeObject(dictionary)
+            case let array as [Any]: try writer.writeArray(array)
+            default: return .invalid
+            }
+        } catch Failure.invalid {
+            return .invalid
+        } catch {
+            return .unsupported
+        }
+        return .written(writer.bytes)
+    }
+
+    private mutating func writeValue(_ value: Any) throws {
+        switch value {
+        case let string as String: writeString(string)
+        case let bool as Bool: bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
+        case let int as Int: bytes.append(contentsOf: String(int).utf8)
+        case let double as Double: try writeFloat(double)
+        case let dictionary as [String: Any]: try writeObject(dictionary)
+        case let array as [Any]: try writeArray(array)
+        case is NSNull: bytes.append(contentsOf: Self.nullBytes)
+        case let int as Int64: bytes.append(contentsOf: String(int).utf8)
+        case let int as Int32: bytes.append(contentsOf: String(int).utf8)
+        case let int as UInt: bytes.append(contentsOf: String(int).utf8)
+        case let int as UInt64: bytes.append(contentsOf: String(int).utf8)
+        case let float as Float: try writeFloat(float)
+        default: throw Failure.unsupported
+        }
+    }
+
+    private mutating func writeObject(_ dictionary: [String: Any]) throws {
+        bytes.append(UInt8(ascii: "{"))
+        if pretty { openLevel() }
+        var first = true
+        for (key, value) in dictionary {
+            if !first { bytes.append(contentsOf: pretty ? Self.prettyComma : Self.comma) }
+            first = false
+            if pretty { writeIndent() }
+            writeString(key)
+            bytes.append(contentsOf: pretty ? Self.prettyColon : Self.colon)
+            try writeValue(value)
+        }
+        if pretty { closeLevel() }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeArray(_ array: [Any]) throws {
+        bytes.append(UInt8(ascii: "["))
+        if pretty { openLevel() }
+        var first = true
+        for value in array {
+            if !first { bytes.append(contentsOf: pretty ? Self.prettyComma : Self.comma) }
+            first = false
+            if pretty { writeIndent() }
+            try writeValue(value)
+        }
+        if pretty { closeLevel() }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    // Foundation writes a newline after an opening bracket even for an empty container,
+    // which is why `{}` pretty-printed comes out as "{\n\n}".
+    private mutating func openLevel() {
+        bytes.append(UInt8(ascii: "\n"))
+        indent += 2
+    }
+
+    private mutating func closeLevel() {
+        bytes.append(UInt8(ascii: "\n"))
+        indent -= 2
+        writeIndent()
+    }
+
+    private mutating func writeIndent() {
+        for _ in 0..<indent { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    /// Foundation prints a float's shortest round-trip description and drops a trailing
+    /// `.0`, so `1.0` is written `1` and `1e20` is written `1e+20`.
+    private mutating func writeFloat<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) throws {
+        guard value.isFinite else { throw Failure.invalid }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func writeString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: Self.escapedQuote)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: Self.escapedBackslash)
+            case UInt8(ascii: "/") where escapeSlashes: bytes.append(contentsOf: Self.escapedSlash)
+            case 0x0A: bytes.append(contentsOf: Self.escapedNewline)
+            case 0x0D: bytes.append(contentsOf: Self.escapedReturn)
+            case 0x09: bytes.append(contentsOf: Self.escapedTab)
+            case 0x08: bytes.append(contentsOf: Self.escapedBackspace)
+            case 0x0C: bytes.append(contentsOf: Self.escapedFormFeed)
+            case 0x00..<0x20:
+                bytes.append(contentsOf: Self.unicodeEscapePrefix)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
+    private static let comma = Array(",".utf8)
+    private static let prettyComma = Array(",\n".utf8)
+    private static let colon = Array(":".utf8)
+    private static let prettyColon = Array(" : ".utf8)
+    private static let escapedQuote = Array("\\\"".utf8)
+    private static let escapedBackslash = Array("\\\\".utf8)
+    private static let escapedSlash = Array("\\/".utf8)
+    private static let escapedNewline = Array("\\n".utf8)
+    private static let escapedReturn = Array("\\r".utf8)
+    private static let escapedTab = Array("\\t".utf8)
+    private static let escapedBackspace = Array("\\b".utf8)
+    private static let escapedFormFeed = Array("\\f".utf8)
+    private static let unicodeEscapePrefix = Array("\\u00".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}

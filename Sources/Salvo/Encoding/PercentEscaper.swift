@@ -1,0 +1,104 @@
+import Foundation
+
+/// Percent-escapes strings in one pass with a lookup table, instead of
+/// `addingPercentEncoding(withAllowedCharacters:)`, which queries a `CharacterSet` per
+/// scalar and bridges through `NSString`.
+///
+/// ASCII bytes are decided by a 128-entry table built once. Scalars beyond ASCII are kept
+/// only when the allowed set contains them (never for the query set), otherwise their
+/// UTF-8 bytes are escaped, which is what Foundation produces.
+struct PercentEscaper: Sendable {
+    private let allowedASCII: [Bool]
+    /// Consulted only for non-ASCII scalars, and only when the set allows some.
+    private let allowedNonASCII: CharacterSet?
+
+    /// The escaper for query names and values: RFC 3986's query characters less the
+    /// general and sub-delimiters, leaving letters, digits, `-._~/?`. This matches
+    /// `CharacterSet.afURLQueryAllowed`.
+    static let query = PercentEscaper(asciiAllowed: "-._~/?")
+
+    private init(asciiAllowed extra: String) {
+        var table = [Bool](repeating: false, count: 128)
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
+        for byte in extra.utf8 { table[Int(byte)] = true }
+        allowedASCII = table
+        allowedNonASCII = nil
+    }
+
+    /// Creates an escaper that keeps the characters in a set.
+    ///
+    /// - Parameter allowed: Characters left as they are; everything else is escaped.
+    init(allowedCharacters allowed: CharacterSet) {
+        var table = [Bool](repeating: false, count: 128)
+        for byte in 0..<128 {
+            table[byte] = allowed.contains(Unicode.Scalar(UInt8(byte)))
+        }
+        allowedASCII = table
+        // A set that allows nothing beyond ASCII lets the hot path skip the set entirely.
+        let nonASCII = CharacterSet(charactersIn: Unicode.Scalar(0x80)!...Unicode.Scalar(0x10FFFF)!)
+        allowedNonASCII = allowed.isDisjoint(with: nonASCII) ? nil : allowed
+    }
+
+    /// Returns the escaped string.
+    ///
+    /// - Parameter string: The text to escape.
+    /// - Returns: The text with every byte outside the allowed set written as `%XX`.
+    func escape(_ string: String) -> String {
+        var buffer: [UInt8] = []
+        append(string, to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Appends the escaped form of a string to a byte buffer.
+    ///
+    /// - Parameters:
+    ///   - string: The text to escape.
+    ///   - buffer: The buffer to append to.
+    ///   - plusForSpace: Writes a space as `+` rather than `%20`.
+    func append(_ string: String, to buffer: inout [UInt8], plusForSpace: Bool = false) {
+        var string = string
+        string.withUTF8 { bytes in
+            buffer.reserveCapacity(buffer.count + bytes.count)
+            var i = 0
+            let count = bytes.count
+            while i < count {
+                let byte = bytes[i]
+                if byte < 0x80 {
+                    if allowedASCII[Int(byte)] {
+                        buffer.append(byte)
+                    } else if plusForSpace && byte == 0x20 {
+                        buffer.append(UInt8(ascii: "+"))
+                    } else {
+                        Self.appendEscaped(byte, to: &buffer)
+                    }
+                    i += 1
+                    continue
+                }
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                let end = min(i + length, count)
+                if let allowedNonASCII, Self.contains(allowedNonASCII, bytes, i, end) {
+                    buffer.append(contentsOf: bytes[i..<end])
+                } else {
+                    for j in i..<end { Self.appendEscaped(bytes[j], to: &buffer) }
+                }
+                i = end
+            }
+        }
+    }
+
+    private static func contains(_ set: CharacterSet, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
+        return scalar.map(set.contains) ?? false
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    @inline(__always)
+    private static func appendEscaped(_ byte: UInt8, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "%"))
+        buffer.append(hexDigits[Int(byte >> 4)])
+        buffer.append(hexDigits[Int(byte & 0x0F)])
+    }
+}
