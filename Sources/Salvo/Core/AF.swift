@@ -1,0 +1,2 @@
+/// The default `Session`, as Alamofire names it.
+public let AF = Session.default

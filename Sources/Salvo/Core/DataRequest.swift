@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request whose response body is collected in memory.
+open class DataRequest: Request, @unchecked Sendable {
+    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex.
+
+    /// A validation: inspects the request, response and body and passes or fails.
+    public typealias Validation = @Sendable (URLRequest?, HTTPURLResponse, Data?) -> ValidationResult
+
+    /// What the request was made from.
+    public var convertible: any URLRequestConvertible { convertibleSource }
+
+    /// The body received so far, or `nil` when none was.
+    public var data: Data? { mutableState.withLock { $0.data } }
+
+    private let ownRedirectHandler = SendableBox<(any RedirectHandler)?>(nil)
+
+    /// The request's own redirect handler, set by `redirect(using:)`.
+    public var redirectHandler: (any RedirectHandler)? { ownRedirectHandler.value }
+
+    init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
+         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         delegate: Session) {
+        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+                   serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                   delegate: delegate)
+    }
+
+    /// Sets a redirect handler for this request alone.
+    ///
+    /// - Parameter handler: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func redirect(using handler: any RedirectHandler) -> Self {
+        ownRedirectHandler.value = handler
+        return self
+    }
+
+    /// Adds a validation, run when the response arrives, in the order added, until one fails.
+    ///
+    /// - Parameter validation: The validation.
+    /// - Returns: The request.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        appendValidator { request, head, data, context in
+            guard let response = context.httpResponse else { return .success(()) }
+            return validation(context.urlRequest, response, data)
+        }
+    }
+
+    /// Adds a validator working on Salvo's own response values, which avoids building an
+    /// `HTTPURLResponse` when no one else needs it.
+    @discardableResult
+    func appendValidator(_ check: @escaping @Sendable (DataRequest, ResponseHead, Data?, ResponseContext) -> ValidationResult) -> Self {
+        let validator: @Sendable () -> Void = { [unowned self] in
+            let (error, context, data) = mutableState.withLock { ($0.error, $0.contexts.last, $0.data) }
+            guard error == nil, let context, let head = context.head else { return }
+            let result = check(self, head, data, context)
+            if case let .failure(failure) = result {
+                let afError = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
+                mutableState.withLock { $0.error = afError }
+            }
+            if let eventMonitor, let response = context.httpResponse {
+                eventMonitor.request(self, didValidateRequest: context.urlRequest, response: response, data: data, withResult: result)
+            }
+        }
+        mutableState.withLock { $0.validators.append(validator) }
+        return self
+    }
+
+    /// Calls a handler with the `HTTPURLResponse` as soon as the response is complete,
+    /// before serialization.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the handler runs. `.main` by default.
+    ///   - handler: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
+        let queue = delegate?.handlerQueue(queue) ?? queue
+        let validator: @Sendable () -> Void = { [unowned self] in
+            guard let response = mutableState.withLock({ $0.contexts.last })?.httpResponse else { return }
+            queue.async { handler(response) }
+        }
+        mutableState.withLock { $0.validators.insert(validator, at: 0) }
+        return self
+    }
+
+    /// Snapshot of what a serializer needs, taken once the request is complete.
+    func responseSnapshot() -> (context: ResponseContext?, data: Data?, metrics: TransferMetrics?, error: AFError?) {
+        mutableState.withLock { ($0.contexts.last, $0.data, $0.metrics, $0.error) }
+    }
+}
+
+extension Request {
+    /// The result of a validation.
+    public typealias ValidationResult = Result<Void, any Error>
+}

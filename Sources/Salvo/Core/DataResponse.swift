@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a `DataRequest`'s response handler receives: the request and response, the body,
+/// the metrics, and the serialized result.
+///
+/// `request` and `response` are built on first access from Salvo's own values; most
+/// handlers read only `result`, and then never pay for Foundation's header dictionary.
+public struct DataResponse<Success, Failure: Error> {
+    private let context: ResponseContext?
+    private let givenRequest: URLRequest?
+    private let givenResponse: HTTPURLResponse?
+
+    /// The `URLRequest` sent.
+    public var request: URLRequest? { context?.urlRequest ?? givenRequest }
+    /// The server's response, if one arrived.
+    public var response: HTTPURLResponse? { context?.httpResponse ?? givenResponse }
+    /// The body received.
+    public let data: Data?
+    /// The transfer's metrics.
+    public let metrics: TransferMetrics?
+    /// How long serialization took, in seconds.
+    public let serializationDuration: TimeInterval
+    /// The serialized result.
+    public let result: Result<Success, Failure>
+
+    /// The success value, or `nil`.
+    public var value: Success? { try? result.get() }
+
+    /// The failure, or `nil`.
+    public var error: Failure? {
+        guard case let .failure(error) = result else { return nil }
+        return error
+    }
+
+    /// Creates a response from its parts.
+    ///
+    /// - Parameters:
+    ///   - request: The `URLRequest` sent.
+    ///   - response: The response.
+    ///   - data: The body.
+    ///   - metrics: The metrics.
+    ///   - serializationDuration: Seconds spent serializing.
+    ///   - result: The result.
+    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
+                serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        context = nil
+        givenRequest = request
+        givenResponse = response
+        self.data = data
+        self.metrics = metrics
+        self.serializationDuration = serializationDuration
+        self.result = result
+    }
+
+    init(context: ResponseContext?, data: Data?, metrics: TransferMetrics?, serializationDuration: TimeInterval,
+         result: Result<Success, Failure>) {
+        self.context = context
+        givenRequest = nil
+        givenResponse = nil
+        self.data = data
+        self.metrics = metrics
+        self.serializationDuration = serializationDuration
+        self.result = result
+    }
+
+    /// The response with its success value transformed.
+    ///
+    /// - Parameter transform: Maps the success value.
+    /// - Returns: The new response.
+    public func map<NewSuccess>(_ transform: (Success) -> NewSuccess) -> DataResponse<NewSuccess, Failure> {
+        DataResponse<NewSuccess, Failure>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                          data: data, metrics: metrics, serializationDuration: serializationDuration,
+                                          result: result.map(transform))
+    }
+
+    /// The response with its success value transformed by a throwing closure; a thrown
+    /// error becomes the failure.
+    ///
+    /// - Parameter transform: Maps the success value.
+    /// - Returns: The new response.
+    public func tryMap<NewSuccess>(_ transform: (Success) throws -> NewSuccess) -> DataResponse<NewSuccess, any Error> {
+        let mapped: Result<NewSuccess, any Error>
+        switch result {
+        case let .success(value): mapped = Result { try transform(value) }
+        case let .failure(error): mapped = .failure(error)
+        }
+        return DataResponse<NewSuccess, any Error>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                                   data: data, metrics: metrics, serializationDuration: serializationDuration,
+                                                   result: mapped)
+    }
+
+    /// The response with its failure transformed.
+    ///
+    /// - Parameter transform: Maps the failure.
+    /// - Returns: The new response.
+    public func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> DataResponse<Success, NewFailure> {
+        DataResponse<Success, NewFailure>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                          data: data, metrics: metrics, serializationDuration: serializationDuration,
+                                          result: result.mapError(transform))
+    }
+
+    private init(context: ResponseContext?, givenRequest: URLRequest?, givenResponse: HTTPURLResponse?, data: Data?,
+                 metrics: TransferMetrics?, serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.context = context
+        self.givenRequest = givenRequest
+        self.givenResponse = givenResponse
+        self.data = data
+        self.metrics = metrics
+        self.serializationDuration = serializationDuration
+        self.result = result
+    }
+}
+
+extension DataResponse: @unchecked Sendable where Success: Sendable {}
+// `@unchecked`: the stored references are a `ResponseContext` (Sendable) and Foundation's
+// `URLRequest`/`HTTPURLResponse`, immutable once built; `Failure` is an `Error`, which is
+// Sendable.
+
+extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The result, as text.
+    public var description: String { "\(result)" }
+
+    /// Request, response, body size, timings and result, for logs.
+    public var debugDescription: String {
+        let requestText = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" } ?? "None"
+        let responseText = response.map { "[Status Code]: \($0.statusCode)" } ?? "None"
+        let bodyText = data.map { "\($0.count) bytes" } ?? "None"
+        return """
+        [Request]: \(requestText)
+        [Response]: \(responseText)
+        [Data]: \(bodyText)
+        [Network Duration]: \(metrics.map { "\($0.total)s" } ?? "None")
+        [Serialization Duration]: \(serializationDuration)s
+        [Result]: \(result)
+        """
+    }
+}
+
+/// A `DataResponse` whose failure is an `AFError`.
+public typealias AFDataResponse<Success> = DataResponse<Success, AFError>

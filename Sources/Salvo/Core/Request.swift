@@ -1,0 +1,299 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The base of every request: its state machine, its attempts, and the handlers waiting
+/// for its outcome.
+///
+/// All mutable state sits behind one `Mutex`; no lock is held while user code or the
+/// engine runs. The outcome is reported exactly once: the first path to mark the request
+/// complete takes the handler list, and handlers added later run straight away.
+open class Request: @unchecked Sendable {
+    // `@unchecked Sendable`: every stored `var` lives in `mutableState` (a Mutex); the
+    // `let`s are Sendable values or references set at init.
+
+    /// The states of a request.
+    public enum State: Sendable, Equatable {
+        /// Created, not yet resumed.
+        case initialized
+        /// Running or about to run.
+        case resumed
+        /// Paused by `suspend()`; the transfer is paused too.
+        case suspended
+        /// Cancelled; handlers get `AFError.explicitlyCancelled`.
+        case cancelled
+        /// Completed, successfully or not.
+        case finished
+
+        func canTransition(to state: State) -> Bool {
+            switch (self, state) {
+            case (.initialized, _): return true
+            case (_, .initialized), (.cancelled, _), (.finished, _): return false
+            case (.resumed, .cancelled), (.suspended, .cancelled), (.resumed, .suspended), (.suspended, .resumed): return true
+            case (.suspended, .suspended), (.resumed, .resumed): return false
+            case (_, .finished): return true
+            }
+        }
+    }
+
+    struct Handler {
+        let queue: DispatchQueue
+        let run: @Sendable () -> Void
+    }
+
+    struct MutableState {
+        var state = State.initialized
+        var attempt = 0
+        var attemptInFlight = false
+        var transfer: Transfer?
+        var contexts: [ResponseContext] = []
+        var currentSpec: RequestSpec?
+        var userRequests: [URLRequest] = []
+        var data: Data?
+        var metrics: TransferMetrics?
+        var allMetrics: [TransferMetrics] = []
+        var error: AFError?
+        var retryCount = 0
+        var redirectCount = 0
+        var completed = false
+        var handlers: [Handler] = []
+        var validators: [@Sendable () -> Void] = []
+        var deliveryQueue: DispatchQueue?
+        var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
+        var finishHandlers: [@Sendable () -> Void] = []
+    }
+
+    let mutableState = Mutex(MutableState())
+
+    /// A unique identifier.
+    public let id: UUID
+    /// The queue Salvo uses for this request's internal callbacks when no handler names one.
+    public let underlyingQueue: DispatchQueue
+    /// The queue the `async` serializers run on.
+    public let serializationQueue: DispatchQueue
+    /// The session's event monitors, combined, or `nil`.
+    public let eventMonitor: (any EventMonitor)?
+    /// The request's own interceptor, applied after the session's.
+    public let interceptor: (any RequestInterceptor)?
+    /// The `Session` running this request.
+    public private(set) weak var delegate: Session?
+
+    /// Where the request comes from.
+    let convertibleSource: any URLRequestConvertible
+    /// Set when the request is a plain URL, method and headers, which skips `URLRequest`.
+    let plainSpec: RequestSpec?
+
+    init(id: UUID = UUID(), convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
+         underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
+         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?, delegate: Session) {
+        self.id = id
+        convertibleSource = convertible
+        self.plainSpec = plainSpec
+        self.underlyingQueue = underlyingQueue
+        self.serializationQueue = serializationQueue
+        self.eventMonitor = eventMonitor
+        self.interceptor = interceptor
+        self.delegate = delegate
+    }
+
+    // MARK: State
+
+    /// The current state.
+    public var state: State { mutableState.withLock { $0.state } }
+    /// Whether the state is `.initialized`.
+    public var isInitialized: Bool { state == .initialized }
+    /// Whether the state is `.resumed`.
+    public var isResumed: Bool { state == .resumed }
+    /// Whether the state is `.suspended`.
+    public var isSuspended: Bool { state == .suspended }
+    /// Whether the state is `.cancelled`.
+    public var isCancelled: Bool { state == .cancelled }
+    /// Whether the state is `.finished`.
+    public var isFinished: Bool { state == .finished }
+
+    /// How often the request has been retried.
+    public var retryCount: Int { mutableState.withLock { $0.retryCount } }
+
+    /// The error the request failed with, if any.
+    public var error: AFError? { mutableState.withLock { $0.error } }
+
+    /// The first `URLRequest` sent, as adapted.
+    public var firstRequest: URLRequest? { mutableState.withLock { $0.contexts.first }?.urlRequest }
+    /// The last `URLRequest` sent, as adapted.
+    public var lastRequest: URLRequest? { mutableState.withLock { $0.contexts.last }?.urlRequest }
+    /// The last `URLRequest` sent; same as `lastRequest`.
+    public var request: URLRequest? { lastRequest }
+    /// Every `URLRequest` sent, one per attempt and redirect.
+    public var requests: [URLRequest] { mutableState.withLock { $0.contexts }.map(\.urlRequest) }
+
+    /// The response to the last attempt, if one arrived.
+    public var response: HTTPURLResponse? { mutableState.withLock { $0.contexts.last }?.httpResponse }
+
+    /// The metrics of the last attempt.
+    public var metrics: TransferMetrics? { mutableState.withLock { $0.metrics } }
+    /// The metrics of every attempt.
+    public var allMetrics: [TransferMetrics] { mutableState.withLock { $0.allMetrics } }
+
+    // MARK: Control
+
+    /// Starts or continues the request.
+    ///
+    /// - Returns: The request.
+    @discardableResult
+    public func resume() -> Self {
+        enum Action { case none, start, unpause(Transfer?) }
+        let action = mutableState.withLock { state -> Action in
+            switch state.state {
+            case .initialized:
+                state.state = .resumed
+                return state.attempt == 0 ? .start : .unpause(state.transfer)
+            case .suspended:
+                state.state = .resumed
+                return .unpause(state.transfer)
+            default:
+                return .none
+            }
+        }
+        switch action {
+        case .none: return self
+        case .start:
+            eventMonitor?.requestDidResume(self)
+            delegate?.startAttempt(of: self)
+        case let .unpause(transfer):
+            eventMonitor?.requestDidResume(self)
+            if let transfer { delegate?.loop.send(.resume(transfer)) }
+        }
+        return self
+    }
+
+    /// Pauses the request; a running transfer is paused in libcurl.
+    ///
+    /// - Returns: The request.
+    @discardableResult
+    public func suspend() -> Self {
+        let transfer = mutableState.withLock { state -> Transfer?? in
+            guard state.state == .resumed else { return nil }
+            state.state = .suspended
+            return .some(state.transfer)
+        }
+        guard let transfer else { return self }
+        eventMonitor?.requestDidSuspend(self)
+        if let transfer { delegate?.loop.send(.pause(transfer)) }
+        return self
+    }
+
+    /// Cancels the request. Its handlers receive `AFError.explicitlyCancelled`, once.
+    ///
+    /// - Returns: The request.
+    @discardableResult
+    public func cancel() -> Self {
+        let (cancelled, transfer, inFlight) = mutableState.withLock { state -> (Bool, Transfer?, Bool) in
+            guard !state.completed, state.state.canTransition(to: .cancelled) else { return (false, nil, false) }
+            state.state = .cancelled
+            state.error = .explicitlyCancelled
+            return (true, state.transfer, state.attemptInFlight)
+        }
+        guard cancelled else { return self }
+        eventMonitor?.requestDidCancel(self)
+        if let transfer, inFlight {
+            delegate?.loop.send(.cancel(transfer))
+        } else {
+            // Nothing is running (never started, adapting, or waiting to retry): finish here.
+            let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
+            queue.async { self.finish(on: queue) }
+        }
+        return self
+    }
+
+    // MARK: Attempts
+
+    /// Builds the first request, from the plain spec or the convertible.
+    func makeInitialRequest() throws -> (spec: RequestSpec, urlRequest: URLRequest?) {
+        if let plainSpec { return (plainSpec, nil) }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try convertibleSource.asURLRequest()
+        } catch {
+            throw error.asAFError(or: .createURLRequestFailed(error: error))
+        }
+        try urlRequest.validate()
+        return (try RequestSpec(urlRequest), urlRequest)
+    }
+
+    /// Runs the validators in order until one fails.
+    func runValidators() {
+        let validators = mutableState.withLock { $0.validators }
+        for validator in validators { validator() }
+    }
+
+    // MARK: Handlers
+
+    /// Adds a handler; the first one resumes the request when the session starts requests
+    /// immediately. A handler added after completion runs at once on its queue.
+    func appendHandler(queue: DispatchQueue, _ run: @escaping @Sendable () -> Void) {
+        enum Action { case none, runNow, resume }
+        let startImmediately = delegate?.startRequestsImmediately ?? false
+        let action = mutableState.withLock { state -> Action in
+            if state.completed { return .runNow }
+            state.handlers.append(Handler(queue: queue, run: run))
+            if state.deliveryQueue == nil { state.deliveryQueue = queue }
+            return state.state == .initialized && startImmediately ? .resume : .none
+        }
+        switch action {
+        case .none: break
+        case .runNow: queue.async(execute: run)
+        case .resume: resume()
+        }
+    }
+
+    /// Adds a closure that runs after all response handlers have been dispatched.
+    func onFinish(_ body: @escaping @Sendable () -> Void) {
+        let runNow = mutableState.withLock { state -> Bool in
+            if state.completed { return true }
+            state.finishHandlers.append(body)
+            return false
+        }
+        if runNow { body() }
+    }
+
+    /// Completes the request: marks it finished (unless cancelled) and runs every handler.
+    /// Safe to reach from several paths; only the first does anything.
+    func finish(on currentQueue: DispatchQueue?, error: AFError? = nil) {
+        let taken = mutableState.withLock { state -> ([Handler], [@Sendable () -> Void])? in
+            guard !state.completed else { return nil }
+            state.completed = true
+            state.transfer = nil
+            state.attemptInFlight = false
+            if let error, state.error == nil { state.error = error }
+            if state.state != .cancelled { state.state = .finished }
+            defer {
+                state.handlers = []
+                state.finishHandlers = []
+            }
+            return (state.handlers, state.finishHandlers)
+        }
+        guard let (handlers, finishHandlers) = taken else { return }
+        for handler in handlers {
+            if handler.queue === currentQueue {
+                handler.run()
+            } else {
+                handler.queue.async(execute: handler.run)
+            }
+        }
+        for body in finishHandlers { body() }
+        eventMonitor?.requestDidFinish(self)
+        delegate?.requestDidFinish(self)
+    }
+}
+
+extension Request: Equatable {
+    /// Requests are equal when their `id`s are.
+    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.id == rhs.id }
+}
+
+extension Request: Hashable {
+    /// Hashes the `id`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}

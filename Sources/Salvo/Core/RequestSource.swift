@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `URLRequestConvertible` behind `Session.request(_:method:parameters:encoding:headers:...)`.
+struct RequestConvertible: URLRequestConvertible {
+    let url: any URLConvertible
+    let method: HTTPMethod
+    let parameters: Parameters?
+    let encoding: any ParameterEncoding
+    let headers: HTTPHeaders?
+    let requestModifier: Session.RequestModifier?
+
+    func asURLRequest() throws -> URLRequest {
+        var request = try URLRequest(url: url, method: method, headers: headers)
+        try requestModifier?(&request)
+        return try encoding.encode(request, with: parameters)
+    }
+
+    /// Without parameters or a modifier the `URLRequest` adds nothing, so the spec is built
+    /// straight from the URL, skipping Foundation's header setters.
+    var plainSpec: RequestSpec? {
+        guard parameters == nil, requestModifier == nil else { return nil }
+        guard let url = try? url.asURL() else { return nil }
+        return RequestSpec(url: url, method: method, headers: headers ?? HTTPHeaders())
+    }
+}
+
+/// The `URLRequestConvertible` behind `Session.request(_:method:parameters:encoder:headers:...)`.
+struct RequestEncodableConvertible<Parameters: Encodable & Sendable>: URLRequestConvertible {
+    let url: any URLConvertible
+    let method: HTTPMethod
+    let parameters: Parameters?
+    let encoder: any ParameterEncoder
+    let headers: HTTPHeaders?
+    let requestModifier: Session.RequestModifier?
+
+    func asURLRequest() throws -> URLRequest {
+        var request = try URLRequest(url: url, method: method, headers: headers)
+        try requestModifier?(&request)
+        return try parameters.map { try encoder.encode($0, into: request) } ?? request
+    }
+}

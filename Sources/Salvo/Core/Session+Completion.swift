@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Session {
+    /// The most redirects one request follows, as URLSession allows.
+    static let maximumRedirects = 16
+
+    /// Runs on the request's delivery queue when a transfer ends: follow a redirect,
+    /// validate, retry or finish.
+    func didComplete(_ request: Request, outcome: TransferOutcome, generation: Int, context: ResponseContext,
+                     queue: DispatchQueue) {
+        let finished = ResponseContext(spec: context.spec, urlRequest: nil, head: outcome.head)
+        let current = request.mutableState.withLock { state -> Bool in
+            guard state.attempt == generation, !state.completed else { return false }
+            state.transfer = nil
+            state.attemptInFlight = false
+            if let last = state.contexts.indices.last { state.contexts[last] = finished }
+            state.data = outcome.body.isEmpty ? nil : outcome.body
+            state.metrics = outcome.metrics
+            state.allMetrics.append(outcome.metrics)
+            return state.state != .cancelled
+        }
+        guard current else {
+            request.finish(on: queue)
+            return
+        }
+        eventMonitor?.request(request, didGatherMetrics: outcome.metrics)
+
+        if let failure = outcome.error {
+            let error = AFError.sessionTaskFailed(error: failure.urlError)
+            eventMonitor?.request(request, didFailTransferWithError: error)
+            retryOrFinish(request, error: error, queue: queue)
+            return
+        }
+        if let head = outcome.head, let target = head.redirectURL, followRedirect(request, head: head, target: target, from: finished, queue: queue) {
+            return
+        }
+        request.runValidators()
+        if let error = request.error {
+            retryOrFinish(request, error: error, queue: queue)
+        } else {
+            eventMonitor?.request(request, didCompleteAttemptWithError: nil)
+            request.finish(on: queue)
+        }
+    }
+
+    private func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
+        request.mutableState.withLock { if $0.error == nil { $0.error = error } }
+        eventMonitor?.request(request, didCompleteAttemptWithError: error)
+        let retriers = retriers(for: request)
+        guard !retriers.isEmpty else {
+            request.finish(on: queue)
+            return
+        }
+        Self.decideRetry(request, session: self, error: error, retriers: retriers[...]) { [weak self] result in
+            guard let self else {
+                queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
+                return
+            }
+            switch result {
+            case .retry, .retryWithDelay:
+                let proceed = request.mutableState.withLock { state -> Bool in
+                    guard !state.completed, state.state != .cancelled else { return false }
+                    state.retryCount += 1
+                    state.error = nil
+                    state.data = nil
+                    state.redirectCount = 0
+                    return true
+                }
+                guard proceed else {
+                    queue.async { request.finish(on: queue) }
+                    return
+                }
+                eventMonitor?.requestIsRetrying(request)
+                let retry: @Sendable () -> Void = { [self] in
+                    let initial = request.mutableState.withLock { ($0.currentSpec, $0.userRequests.first) }
+                    guard let spec = initial.0 else { return }
+                    adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
+                }
+                if let delay = result.delay, delay > 0 {
+                    rootQueue.asyncAfter(deadline: .now() + delay, execute: retry)
+                } else {
+                    retry()
+                }
+            case .doNotRetry:
+                queue.async { request.finish(on: queue) }
+            case let .doNotRetryWithError(retryError):
+                let wrapped = AFError.requestRetryFailed(retryError: retryError, originalError: error)
+                request.mutableState.withLock { $0.error = wrapped }
+                queue.async { request.finish(on: queue) }
+            }
+        }
+    }
+
+    private static func decideRetry(_ request: Request, session: Session, error: AFError, retriers: ArraySlice<any RequestRetrier>,
+                                    completion: @escaping @Sendable (RetryResult) -> Void) {
+        guard let first = retriers.first else {
+            completion(.doNotRetry)
+            return
+        }
+        let rest = retriers.dropFirst()
+        first.retry(request, for: session, dueTo: error) { result in
+            if case .doNotRetry = result {
+                decideRetry(request, session: session, error: error, retriers: rest, completion: completion)
+            } else {
+                completion(result)
+            }
+        }
+    }
+
+    /// Builds the request URLSession would send after a redirect and asks the redirect
+    /// handler. Returns `false` when the redirect is not followed here.
+    private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
+                                queue: DispatchQueue) -> Bool {
+        guard [301, 302, 303, 307, 308].contains(head.statusCode), let url = URL(string: target) else { return false }
+        let tooMany = request.mutableState.withLock { state -> Bool in
+            state.redirectCount += 1
+            return state.redirectCount > Self.maximumRedirects
+        }
+        if tooMany {
+            let error = AFError.sessionTaskFailed(error: URLError(.httpTooManyRedirects))
+            retryOrFinish(request, error: error, queue: queue)
+            return true
+        }
+        var next = context.spec
+        let changesToGet = head.statusCode == 303 && next.method != .head
+            || (head.statusCode == 301 || head.statusCode == 302) && next.method == .post
+        if changesToGet {
+            next.method = .get
+            next.body = nil
+            next.headers.remove(name: "Content-Type")
+            next.headers.remove(name: "Content-Length")
+        }
+        if url.host?.lowercased() != next.url.host?.lowercased() || url.port != next.url.port || url.scheme != next.url.scheme {
+            // Credentials and cookies meant for one origin never go to another.
+            next.headers.remove(name: "Authorization")
+            next.headers.remove(name: "Cookie")
+        }
+        next.url = url
+
+        let handler = (request as? DataRequest)?.redirectHandler ?? redirectHandler
+        guard let handler, let response = context.httpResponse else {
+            send(request, spec: next, urlRequest: nil)
+            return true
+        }
+        handler.task(request, willBeRedirectedTo: next.urlRequest, for: response) { [weak self] redirected in
+            guard let self else {
+                queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
+                return
+            }
+            guard let redirected, let spec = try? RequestSpec(redirected) else {
+                // Not followed: the redirect response is the result.
+                queue.async {
+                    request.runValidators()
+                    request.finish(on: queue)
+                }
+                return
+            }
+            send(request, spec: spec, urlRequest: redirected)
+        }
+        return true
+    }
+
+    private func adaptAndSendRetry(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) {
+        // A retry is adapted again from the initial request, as Alamofire does.
+        adaptAndSend(request, spec: spec, urlRequest: urlRequest)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Salvo's libcurl settings for a `Session`: what `URLSessionConfiguration` has no words for.
+public struct TransportConfiguration: Sendable {
+    /// Which HTTP versions to speak. `.automatic` by default.
+    public var httpVersion: HTTPVersionPolicy
+    /// Transfers at once across all hosts; 0 (the default) for no limit.
+    public var maximumConnections: Int
+    /// Seconds to wait for a connection. 60 by default.
+    public var connectTimeout: TimeInterval
+    /// A proxy URL such as `http://proxy:3128` or `socks5h://host:1080`; `nil` uses none
+    /// (libcurl still honours the `http_proxy` family of environment variables).
+    public var proxy: String?
+    /// A PEM file of CA certificates to trust instead of the system's.
+    public var caBundlePath: String?
+    /// Whether TLS certificates and host names are verified. `true` by default.
+    public var validatesCertificates: Bool
+    /// Whether compressed responses (gzip, deflate, br, zstd) are decoded. `true` by default.
+    public var decompressesResponses: Bool
+    /// libcurl's receive buffer in bytes; 0 keeps libcurl's default (16 KiB).
+    public var receiveBufferSize: Int
+    /// Receives libcurl's verbose log lines, on a private serial queue; `nil` (the default)
+    /// logs nothing.
+    public var verboseLogger: (@Sendable (String) -> Void)?
+
+    /// Creates a configuration.
+    public init(httpVersion: HTTPVersionPolicy = .automatic, maximumConnections: Int = 0, connectTimeout: TimeInterval = 60,
+                proxy: String? = nil, caBundlePath: String? = nil, validatesCertificates: Bool = true,
+                decompressesResponses: Bool = true, receiveBufferSize: Int = 0,
+                verboseLogger: (@Sendable (String) -> Void)? = nil) {
+        self.httpVersion = httpVersion
+        self.maximumConnections = maximumConnections
+        self.connectTimeout = connectTimeout
+        self.proxy = proxy
+        self.caBundlePath = caBundlePath
+        self.validatesCertificates = validatesCertificates
+        self.decompressesResponses = decompressesResponses
+        self.receiveBufferSize = receiveBufferSize
+        self.verboseLogger = verboseLogger
+    }
+
+    var engineOptions: EngineOptions {
+        var options = EngineOptions()
+        options.httpVersion = httpVersion
+        options.maximumConnections = maximumConnections
+        options.connectTimeout = connectTimeout
+        options.proxy = proxy
+        options.caBundlePath = caBundlePath
+        options.validatesCertificates = validatesCertificates
+        options.decompressesResponses = decompressesResponses
+        options.receiveBufferSize = receiveBufferSize
+        options.verboseLogger = verboseLogger
+        return options
+    }
+}

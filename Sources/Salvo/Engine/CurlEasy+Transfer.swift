@@ -1,0 +1,163 @@
+import Foundation
+internal import CCurl
+
+// The C callbacks receive the `Transfer` as an unretained context pointer: the loop holds
+// a retained reference in `CURLOPT_PRIVATE` for as long as the handle is attached.
+
+private let writeCallback: salvo_data_callback = { buffer, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawPointer(buffer!), size * count)
+}
+
+private let headerCallback: salvo_data_callback = { buffer, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receiveHeader(UnsafeRawPointer(buffer!).assumingMemoryBound(to: UInt8.self), size * count)
+}
+
+private let debugCallback: salvo_debug_callback = { _, type, data, size, context in
+    guard type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    guard let logger = transfer.options.verboseLogger else { return 0 }
+    let prefix = type == CURLINFO_TEXT ? "* " : type == CURLINFO_HEADER_IN ? "< " : "> "
+    let text = prefix + String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+    // The logger is user code, which never runs on the loop thread.
+    CurlEasy.logQueue.async { logger(text) }
+    return 0
+}
+
+extension CurlEasy {
+    static let logQueue = DispatchQueue(label: "org.salvo.curl-verbose")
+
+    /// Applies everything a transfer needs after a reset.
+    func configure(for transfer: Transfer, context: UnsafeMutableRawPointer, priorKnowledge: Bool) {
+        reset()
+        errorBuffer[0] = 0
+        let options = transfer.options
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_PRIVATE, pointer: context)
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_URL, string: transfer.url)
+        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
+        set(CURLOPT_WRITEDATA, pointer: context)
+        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback)
+        set(CURLOPT_HEADERDATA, pointer: context)
+        _ = salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list)
+
+        switch transfer.method {
+        case "GET" where transfer.body == nil:
+            break
+        case "HEAD":
+            set(CURLOPT_NOBODY, 1)
+        case "POST":
+            setBody(transfer.body ?? Data())
+        default:
+            set(CURLOPT_CUSTOMREQUEST, string: transfer.method)
+            if let body = transfer.body { setBody(body) }
+        }
+
+        if options.decompressesResponses { set(CURLOPT_ACCEPT_ENCODING, string: "") }
+        if options.receiveBufferSize > 0 { set(CURLOPT_BUFFERSIZE, options.receiveBufferSize) }
+
+        switch options.httpVersion {
+        case .http1_1:
+            set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        case .automatic:
+            set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            set(CURLOPT_PIPEWAIT, 1)
+        case .http2PriorKnowledge:
+            if priorKnowledge {
+                set(CURLOPT_HTTP_VERSION, Int(SALVO_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+            } else {
+                set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_0))
+            }
+            set(CURLOPT_PIPEWAIT, 1)
+        }
+
+        set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout))
+        if options.resourceTimeout > 0 && options.resourceTimeout.isFinite {
+            set(CURLOPT_TIMEOUT_MS, Self.milliseconds(options.resourceTimeout))
+        }
+        if transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite {
+            // "No bytes for this long": fewer than 1 byte/s over the whole period. libcurl
+            // counts it in whole seconds.
+            set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            set(CURLOPT_LOW_SPEED_TIME, max(1, Int(transfer.idleTimeout.rounded(.up))))
+        }
+
+        if let proxy = options.proxy { set(CURLOPT_PROXY, string: proxy) }
+        if let caBundle = options.caBundlePath { set(CURLOPT_CAINFO, string: caBundle) }
+        if !options.validatesCertificates {
+            set(CURLOPT_SSL_VERIFYPEER, 0)
+            set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if options.verboseLogger != nil {
+            set(CURLOPT_VERBOSE, 1)
+            _ = salvo_easy_setopt_debug_callback(handle, debugCallback)
+            set(CURLOPT_DEBUGDATA, pointer: context)
+        }
+    }
+
+    private func setBody(_ body: Data) {
+        set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+        if body.isEmpty {
+            set(CURLOPT_POSTFIELDS, string: "")
+        } else {
+            // COPYPOSTFIELDS: libcurl keeps its own copy, so the Data need not outlive this call.
+            body.withUnsafeBytes { raw in
+                _ = salvo_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+            }
+        }
+    }
+
+    /// Reads what the request layer needs from a finished handle.
+    func outcome(of transfer: Transfer, code: CURLcode, error: CurlError?) -> TransferOutcome {
+        let status = getLong(CURLINFO_RESPONSE_CODE)
+        let version = getLong(CURLINFO_HTTP_VERSION)
+        let versionText: String?
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): versionText = "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): versionText = "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): versionText = "2"
+        case Int(CURL_HTTP_VERSION_3): versionText = "3"
+        default: versionText = nil
+        }
+        var head: ResponseHead?
+        if status > 0 {
+            head = ResponseHead(
+                statusCode: status,
+                httpVersion: versionText ?? "1.1",
+                url: getString(CURLINFO_EFFECTIVE_URL) ?? transfer.url,
+                contentType: getString(CURLINFO_CONTENT_TYPE),
+                redirectURL: (300...399).contains(status) ? getString(CURLINFO_REDIRECT_URL) : nil,
+                rawHeaders: transfer.headerBytes
+            )
+        }
+        let metrics = TransferMetrics(
+            nameLookup: Self.seconds(getOffset(CURLINFO_NAMELOOKUP_TIME_T)),
+            connect: Self.seconds(getOffset(CURLINFO_CONNECT_TIME_T)),
+            secureConnect: Self.seconds(getOffset(CURLINFO_APPCONNECT_TIME_T)),
+            preTransfer: Self.seconds(getOffset(CURLINFO_PRETRANSFER_TIME_T)),
+            firstByte: Self.seconds(getOffset(CURLINFO_STARTTRANSFER_TIME_T)),
+            total: Self.seconds(getOffset(CURLINFO_TOTAL_TIME_T)),
+            bytesReceived: getOffset(CURLINFO_SIZE_DOWNLOAD_T),
+            bytesSent: getOffset(CURLINFO_SIZE_UPLOAD_T),
+            httpVersion: versionText,
+            connectionReused: getLong(CURLINFO_NUM_CONNECTS) == 0,
+            redirectCount: getLong(CURLINFO_REDIRECT_COUNT)
+        )
+        var failure = error
+        if failure == nil && code != CURLE_OK {
+            failure = CurlError.from(code: code, detail: errorBuffer)
+        }
+        let body = transfer.received.takeData()
+        return TransferOutcome(head: head, body: body, error: failure, metrics: metrics)
+    }
+
+    private static func milliseconds(_ interval: TimeInterval) -> Int {
+        interval >= Double(Int.max / 1000) ? 0 : Int((interval * 1000).rounded(.up))
+    }
+
+    private static func seconds(_ microseconds: Int64) -> TimeInterval {
+        TimeInterval(microseconds) / 1_000_000
+    }
+}

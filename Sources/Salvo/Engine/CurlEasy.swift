@@ -1,0 +1,69 @@
+internal import CCurl
+
+/// One libcurl easy handle, owned by an `EventLoop` and touched only on its thread.
+///
+/// Handles are pooled by the loop and reset between transfers, so the allocation and the
+/// connection bookkeeping libcurl keeps in a handle are paid once per handle, not per request.
+final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+    /// libcurl writes a transfer's detailed error text here (`CURLOPT_ERRORBUFFER`).
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init?() {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    func reset() {
+        curl_easy_reset(handle)
+    }
+
+    @inline(__always)
+    func set(_ option: CURLoption, _ value: Int) {
+        _ = salvo_easy_setopt_long(handle, option, value)
+    }
+
+    @inline(__always)
+    func set(_ option: CURLoption, offset value: Int64) {
+        _ = salvo_easy_setopt_off(handle, option, curl_off_t(value))
+    }
+
+    /// libcurl copies string options (all but `CURLOPT_POSTFIELDS`), so a temporary C
+    /// string is enough.
+    @inline(__always)
+    func set(_ option: CURLoption, string value: String) {
+        _ = value.withCString { salvo_easy_setopt_string(handle, option, $0) }
+    }
+
+    @inline(__always)
+    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) {
+        _ = salvo_easy_setopt_ptr(handle, option, value)
+    }
+
+    @inline(__always)
+    func getLong(_ info: CURLINFO) -> Int {
+        var value = 0
+        _ = salvo_easy_getinfo_long(handle, info, &value)
+        return value
+    }
+
+    @inline(__always)
+    func getOffset(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        _ = salvo_easy_getinfo_off(handle, info, &value)
+        return Int64(value)
+    }
+
+    func getString(_ info: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard salvo_easy_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+internal import CCurl
+
+/// A libcurl failure with curl's own code and message, kept for diagnostics inside the
+/// `URLError` Salvo reports.
+public struct CurlError: Error, Sendable, CustomStringConvertible {
+    /// The `CURLcode` value.
+    public let code: Int
+    /// libcurl's error text for the transfer, or its generic text for the code.
+    public let message: String
+
+    /// `curl: (7) Failed to connect ...`, as the curl tool prints it.
+    public var description: String { "curl: (\(code)) \(message)" }
+
+    /// The `URLError` that URLSession would have reported for the same failure, with this
+    /// error as its underlying error and its `userInfo` key `SalvoCurlCode`.
+    public var urlError: URLError {
+        URLError(Self.urlErrorCode(for: code), userInfo: [
+            NSLocalizedDescriptionKey: message,
+            NSUnderlyingErrorKey: self,
+            "SalvoCurlCode": code,
+        ])
+    }
+
+    static func urlErrorCode(for code: Int) -> URLError.Code {
+        switch CURLcode(UInt32(truncatingIfNeeded: code)) {
+        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
+        case CURLE_URL_MALFORMAT: return .badURL
+        case CURLE_COULDNT_RESOLVE_HOST: return .cannotFindHost
+        case CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost
+        case CURLE_COULDNT_CONNECT: return .cannotConnectToHost
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_SSL_CONNECT_ERROR: return .secureConnectionFailed
+        case CURLE_PEER_FAILED_VERIFICATION: return .serverCertificateUntrusted
+        case CURLE_SSL_CACERT_BADFILE: return .serverCertificateUntrusted
+        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND:
+            return .secureConnectionFailed
+        case CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .serverCertificateUntrusted
+        case CURLE_GOT_NOTHING: return .networkConnectionLost
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: return .networkConnectionLost
+        case CURLE_PARTIAL_FILE: return .networkConnectionLost
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM: return .networkConnectionLost
+        case CURLE_WEIRD_SERVER_REPLY: return .badServerResponse
+        case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
+        case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
+        case CURLE_OUT_OF_MEMORY: return .cannotLoadFromNetwork
+        case CURLE_WRITE_ERROR: return .cannotWriteToFile
+        case CURLE_READ_ERROR, CURLE_SEND_FAIL_REWIND: return .cannotLoadFromNetwork
+        case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR: return .userAuthenticationRequired
+        default: return .unknown
+        }
+    }
+
+    /// Builds the error for a finished transfer, preferring the transfer's own detailed
+    /// message (from `CURLOPT_ERRORBUFFER`) over the code's generic text.
+    static func from(code: CURLcode, detail: UnsafePointer<CChar>?) -> CurlError {
+        var message = detail.map { String(cString: $0) } ?? ""
+        if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
+        return CurlError(code: Int(code.rawValue), message: message)
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import Synchronization
+internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread that owns one libcurl multi handle and runs every transfer given to it.
+///
+/// Other threads never touch a curl handle: they post commands, and the loop is woken
+/// (`curl_multi_wakeup`) only when it sleeps and its command list goes from empty to
+/// non-empty, so a busy loop costs submitters a lock and an append. Finished transfers are
+/// handed to their delivery queues in batches, one `async` per queue per loop turn.
+///
+/// A `Session` uses one loop today; the type keeps no global state, so a session could
+/// later spread hosts over several loops on machines with many cores.
+final class EventLoop: @unchecked Sendable {
+    // `@unchecked Sendable`: `inbox` is behind its Mutex; every other stored property is
+    // touched only on the loop thread (`run()` and what it calls), except `thread`, which
+    // is written before the loop thread starts and read by `shutdown` after that.
+
+    enum Command {
+        case add(Transfer)
+        case cancel(Transfer)
+        case pause(Transfer)
+        case resume(Transfer)
+        case shutdown(CurlError)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var sleeping = false
+        var wakeSent = false
+        var closed = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let multi: UnsafeMutableRawPointer
+    private var thread: pthread_t?
+    let options: EngineOptions
+
+    // Loop-thread state.
+    private var pool: [CurlEasy] = []
+    private var hostQueue: HostQueue<Transfer>
+    private var active: [ObjectIdentifier: Transfer] = [:]
+    private var priorKnowledgeHosts: Set<String> = []
+    private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
+    private var shutdownError: CurlError?
+    private let curl = CurlVersion.current
+
+    static let cancelledError = CurlError(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
+
+    init(options: EngineOptions) {
+        CurlGlobal.ensureInitialized()
+        self.options = options
+        guard let multi = curl_multi_init() else { fatalError("Salvo: curl_multi_init failed (out of memory)") }
+        self.multi = multi
+        hostQueue = HostQueue(connectionsPerHost: options.maximumConnectionsPerHost,
+                              totalLimit: options.maximumConnections,
+                              streamsPerConnection: 256)
+        _ = salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, 256)
+        start()
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
+    }
+
+    private func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        precondition(status == 0, "Salvo could not start its event loop thread (\(status))")
+        self.thread = thread
+    }
+
+    // MARK: Commands (any thread)
+
+    /// Posts a command. After shutdown, an `add` fails at once with the shutdown error.
+    func send(_ command: Command) {
+        let (wake, rejected) = inbox.withLock { inbox -> (Bool, Bool) in
+            if inbox.closed { return (false, true) }
+            inbox.commands.append(command)
+            if inbox.sleeping && !inbox.wakeSent {
+                inbox.wakeSent = true
+                return (true, false)
+            }
+            return (false, false)
+        }
+        if wake { curl_multi_wakeup(multi) }
+        if rejected, case let .add(transfer) = command {
+            transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
+            transfer.deliveryQueue.async { transfer.deliver() }
+        }
+    }
+
+    /// Fails every transfer with `error`, stops the thread and waits for it. Must not be
+    /// called on the loop thread.
+    func shutdown(error: CurlError) {
+        send(.shutdown(error))
+        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+            pthread_join(thread, nil)
+        }
+    }
+
+    // MARK: The loop (loop thread)
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        var messagesLeft: Int32 = 0
+        while true {
+            let commands = inbox.withLock { inbox -> [Command] in
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
+            for command in commands { handle(command) }
+            if let shutdownError {
+                failEverything(with: shutdownError)
+                flushDeliveries()
+                break
+            }
+
+            curl_multi_perform(multi, &stillRunning)
+            while let message = curl_multi_info_read(multi, &messagesLeft) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+                finish(handle: handle, code: message.pointee.data.result)
+            }
+            flushDeliveries()
+
+            let maySleep = inbox.withLock { inbox -> Bool in
+                guard inbox.commands.isEmpty else { return false }
+                inbox.sleeping = true
+                return true
+            }
+            if maySleep {
+                var descriptors: Int32 = 0
+                curl_multi_poll(multi, nil, 0, 1000, &descriptors)
+                inbox.withLock { inbox in
+                    inbox.sleeping = false
+                    inbox.wakeSent = false
+                }
+            }
+        }
+        pool.removeAll()
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case let .add(transfer):
+            guard transfer.phase == .created else { return }
+            if hostQueue.admit(transfer, host: transfer.hostKey) {
+                begin(transfer)
+            } else {
+                transfer.phase = .waiting
+            }
+        case let .cancel(transfer):
+            switch transfer.phase {
+            case .created:
+                transfer.phase = .done
+                transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
+                enqueueDelivery(transfer)
+            case .waiting:
+                _ = hostQueue.remove(transfer, host: transfer.hostKey)
+                transfer.phase = .done
+                transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
+                enqueueDelivery(transfer)
+            case .active:
+                if let easy = transfer.easy { finish(handle: easy.handle, code: CURLE_ABORTED_BY_CALLBACK, error: Self.cancelledError) }
+            case .done:
+                break
+            }
+        case let .pause(transfer):
+            transfer.userPaused = true
+            if transfer.phase == .active, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_ALL) }
+        case let .resume(transfer):
+            transfer.userPaused = false
+            if transfer.phase == .active, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_CONT) }
+        case let .shutdown(error):
+            shutdownError = error
+            inbox.withLock { $0.closed = true }
+        }
+    }
+
+    private func begin(_ transfer: Transfer) {
+        let easy = pool.popLast() ?? CurlEasy()
+        guard let easy else {
+            fail(transfer, CurlError(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "could not create a curl handle"))
+            return
+        }
+        var usePriorKnowledge = transfer.priorKnowledge
+        if usePriorKnowledge && !curl.reusesPriorKnowledgeConnections {
+            // Only the transfer that opens the h2c connection may ask for prior knowledge on
+            // libcurl < 8.0; the rest ask for HTTP/2 and wait to multiplex onto it.
+            if priorKnowledgeHosts.contains(transfer.hostKey) {
+                usePriorKnowledge = false
+            } else {
+                priorKnowledgeHosts.insert(transfer.hostKey)
+            }
+        }
+        transfer.easy = easy
+        transfer.phase = .active
+        let context = Unmanaged.passRetained(transfer).toOpaque()
+        easy.configure(for: transfer, context: context, priorKnowledge: usePriorKnowledge)
+        active[ObjectIdentifier(transfer)] = transfer
+        let status = curl_multi_add_handle(multi, easy.handle)
+        if status != CURLM_OK {
+            finish(handle: easy.handle, code: CURLE_FAILED_INIT,
+                   error: CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: String(cString: curl_multi_strerror(status))))
+        } else if transfer.userPaused {
+            curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
+        }
+    }
+
+    private func finish(handle: UnsafeMutableRawPointer, code: CURLcode, error: CurlError? = nil) {
+        var contextPointer: UnsafeMutableRawPointer?
+        _ = salvo_easy_getinfo_ptr(handle, CURLINFO_PRIVATE, &contextPointer)
+        guard let contextPointer else { return }
+        let transfer = Unmanaged<Transfer>.fromOpaque(contextPointer).takeRetainedValue()
+        guard let easy = transfer.easy else { return }
+
+        let outcome = easy.outcome(of: transfer, code: code, error: error)
+        curl_multi_remove_handle(multi, handle)
+        transfer.easy = nil
+        transfer.phase = .done
+        transfer.outcome = outcome
+        active[ObjectIdentifier(transfer)] = nil
+        pool.append(easy)
+
+        let multiplexed = outcome.metrics.httpVersion == "2"
+        if transfer.priorKnowledge && !multiplexed {
+            // The h2c connection is gone (or never came up); the next transfer opens one.
+            priorKnowledgeHosts.remove(transfer.hostKey)
+        }
+        enqueueDelivery(transfer)
+        for next in hostQueue.finish(host: transfer.hostKey, multiplexed: outcome.head == nil ? nil : multiplexed) {
+            begin(next)
+        }
+    }
+
+    private func fail(_ transfer: Transfer, _ error: CurlError) {
+        transfer.phase = .done
+        transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
+        enqueueDelivery(transfer)
+        for next in hostQueue.finish(host: transfer.hostKey) { begin(next) }
+    }
+
+    private func failEverything(with error: CurlError) {
+        for transfer in hostQueue.removeAllWaiting() {
+            transfer.phase = .done
+            transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
+            enqueueDelivery(transfer)
+        }
+        for transfer in Array(active.values) {
+            if let easy = transfer.easy { finish(handle: easy.handle, code: CURLE_ABORTED_BY_CALLBACK, error: error) }
+        }
+        let late = inbox.withLock { inbox -> [Command] in
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+        for case let .add(transfer) in late where transfer.phase == .created {
+            transfer.phase = .done
+            transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
+            enqueueDelivery(transfer)
+        }
+    }
+
+    // MARK: Delivery
+
+    private func enqueueDelivery(_ transfer: Transfer) {
+        let queue = transfer.deliveryQueue
+        for index in deliveries.indices where deliveries[index].queue === queue {
+            deliveries[index].transfers.append(transfer)
+            return
+        }
+        deliveries.append((queue, [transfer]))
+    }
+
+    private func flushDeliveries() {
+        guard !deliveries.isEmpty else { return }
+        for (queue, transfers) in deliveries {
+            if transfers.count == 1 {
+                let transfer = transfers[0]
+                queue.async { transfer.deliver() }
+            } else {
+                queue.async { for transfer in transfers { transfer.deliver() } }
+            }
+        }
+        deliveries.removeAll(keepingCapacity: true)
+    }
+}

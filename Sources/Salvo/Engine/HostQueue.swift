@@ -1,0 +1,123 @@
+/// Salvo's own per-host admission: how many transfers run at once for each host and in all,
+/// and who waits.
+///
+/// libcurl can queue transfers itself (`CURLMOPT_MAX_HOST_CONNECTIONS`), but a transfer in
+/// its pending queue is already timing, so a burst of requests would time out while merely
+/// waiting. Here a waiting transfer has not been handed to libcurl at all.
+///
+/// A pure value: `admit`, `finish` and `remove` return what to start, and the event loop
+/// does it. Tests drive it without sockets.
+struct HostQueue<Element: AnyObject> {
+    private struct Host {
+        var active = 0
+        var waiting: [Element] = []
+        var head = 0
+        /// Seen to speak HTTP/2, so one connection carries many transfers.
+        var multiplexed = false
+
+        var waitingCount: Int { waiting.count - head }
+
+        mutating func popFirst() -> Element? {
+            guard head < waiting.count else { return nil }
+            let element = waiting[head]
+            head += 1
+            if head > 32 && head * 2 > waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            return element
+        }
+    }
+
+    private var hosts: [String: Host] = [:]
+    private(set) var totalActive = 0
+    private(set) var totalWaiting = 0
+
+    /// Transfers per host over HTTP/1.1; 0 means no limit.
+    let connectionsPerHost: Int
+    /// Transfers in all; 0 means no limit.
+    let totalLimit: Int
+    /// Transfers per host once the host is known to multiplex over HTTP/2.
+    let streamsPerHost: Int
+
+    init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
+        self.connectionsPerHost = connectionsPerHost
+        self.totalLimit = totalLimit
+        self.streamsPerHost = connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0
+    }
+
+    private func hostLimit(_ host: Host) -> Int {
+        host.multiplexed ? streamsPerHost : connectionsPerHost
+    }
+
+    private func hasRoom(_ host: Host) -> Bool {
+        let limit = hostLimit(host)
+        return (limit == 0 || host.active < limit) && (totalLimit == 0 || totalActive < totalLimit)
+    }
+
+    /// Returns `true` when the element may start now (and counts it as active), `false`
+    /// when it was queued.
+    mutating func admit(_ element: Element, host key: String) -> Bool {
+        var host = hosts[key] ?? Host()
+        defer { hosts[key] = host }
+        if host.waitingCount == 0 && hasRoom(host) {
+            host.active += 1
+            totalActive += 1
+            return true
+        }
+        host.waiting.append(element)
+        totalWaiting += 1
+        return false
+    }
+
+    /// Marks an active element of `key` finished and returns those that may start now.
+    mutating func finish(host key: String, multiplexed: Bool? = nil) -> [Element] {
+        guard var host = hosts[key] else { return [] }
+        host.active -= 1
+        totalActive -= 1
+        if let multiplexed { host.multiplexed = multiplexed }
+        var ready: [Element] = []
+        drain(&host, into: &ready)
+        hosts[key] = host
+        if host.active == 0 && host.waitingCount == 0 { hosts[key] = nil }
+        if totalWaiting > 0 && (totalLimit == 0 || totalActive < totalLimit) {
+            // The total limit may have held back other hosts' transfers.
+            for otherKey in hosts.keys where otherKey != key {
+                guard var other = hosts[otherKey], other.waitingCount > 0 else { continue }
+                drain(&other, into: &ready)
+                hosts[otherKey] = other
+                if totalLimit != 0 && totalActive >= totalLimit { break }
+            }
+        }
+        return ready
+    }
+
+    private mutating func drain(_ host: inout Host, into ready: inout [Element]) {
+        while host.waitingCount > 0 && hasRoom(host), let next = host.popFirst() {
+            host.active += 1
+            totalActive += 1
+            totalWaiting -= 1
+            ready.append(next)
+        }
+    }
+
+    /// Removes a waiting element (a cancellation); returns whether it was waiting.
+    mutating func remove(_ element: Element, host key: String) -> Bool {
+        guard var host = hosts[key],
+              let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
+        host.waiting.remove(at: index)
+        totalWaiting -= 1
+        hosts[key] = host
+        return true
+    }
+
+    /// Empties the queue, returning every waiting element.
+    mutating func removeAllWaiting() -> [Element] {
+        var all: [Element] = []
+        for key in hosts.keys {
+            while let element = hosts[key]!.popFirst() { all.append(element) }
+        }
+        totalWaiting = 0
+        return all
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+internal import CCurl
+
+/// The status line and headers of a response, kept as raw bytes until someone asks for
+/// them: building Foundation's header dictionary costs more than the transfer itself.
+struct ResponseHead: Sendable {
+    /// The HTTP status code.
+    var statusCode: Int
+    /// `"1.1"`, `"2"`, ... as read from libcurl.
+    var httpVersion: String
+    /// The final URL of the transfer.
+    var url: String
+    /// libcurl's parse of `Content-Type`, or `nil`.
+    var contentType: String?
+    /// The absolute target of a `Location` header on a redirect status, or `nil`.
+    var redirectURL: String?
+    /// The header lines of the last response as received (status line included).
+    var rawHeaders: [UInt8]
+}
+
+/// What a finished transfer hands back to the request layer.
+struct TransferOutcome: Sendable {
+    var head: ResponseHead?
+    var body: Data
+    var error: CurlError?
+    var metrics: TransferMetrics
+}
+
+/// One attempt: what libcurl must send, where the received bytes go, and whom to tell when
+/// it ends.
+///
+/// Built on the caller's thread; once submitted to an `EventLoop`, its mutable state is
+/// touched only on that loop's thread, and the outcome is published to `deliveryQueue`
+/// through `DispatchQueue.async`, which orders the loop's writes before the reader's reads.
+/// That hand-off is what makes the `@unchecked Sendable` true.
+final class Transfer: @unchecked Sendable {
+    enum Phase { case created, waiting, active, done }
+
+    let url: String
+    let hostKey: String
+    let method: String
+    let headers: CurlHeaderList
+    let body: Data?
+    /// URLSession's `timeoutInterval`: the longest stretch with no bytes moving.
+    let idleTimeout: TimeInterval
+    let options: EngineOptions
+    /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
+    let priorKnowledge: Bool
+    let deliveryQueue: DispatchQueue
+    /// Set once, before the transfer is submitted.
+    var completion: @Sendable (TransferOutcome) -> Void
+
+    // Loop-thread state.
+    var phase = Phase.created
+    var easy: CurlEasy?
+    var userPaused = false
+    var headerBytes: [UInt8] = []
+    let received = ByteBuffer()
+    var outcome: TransferOutcome?
+
+    init(url: String, hostKey: String, method: String, headers: CurlHeaderList, body: Data?,
+         idleTimeout: TimeInterval, options: EngineOptions, priorKnowledge: Bool,
+         deliveryQueue: DispatchQueue, completion: @escaping @Sendable (TransferOutcome) -> Void) {
+        self.url = url
+        self.hostKey = hostKey
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.idleTimeout = idleTimeout
+        self.options = options
+        self.priorKnowledge = priorKnowledge
+        self.deliveryQueue = deliveryQueue
+        self.completion = completion
+    }
+
+    /// Runs on `deliveryQueue`, once.
+    func deliver() {
+        guard let outcome else { return }
+        completion(outcome)
+    }
+
+    // MARK: libcurl callbacks (loop thread)
+
+    @inline(__always)
+    func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        received.append(bytes, count)
+        return count
+    }
+
+    @inline(__always)
+    func receiveHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        // A new status line starts a new response (after 100 Continue or an
+        // authentication round); only the last one's headers are reported.
+        if count >= 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
+           bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
+            headerBytes.removeAll(keepingCapacity: true)
+        } else if count <= 2, let easy {
+            // End of the header block: reserve the body once when its length is known.
+            let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
+        }
+        headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        return count
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A media type split into type and subtype, parameters dropped.
+struct MIMEType {
+    let type: String
+    let subtype: String
+
+    var isWildcard: Bool { type == "*" && subtype == "*" }
+
+    init?(_ string: String) {
+        let essence = string.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = essence.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return nil }
+        type = String(parts[0]).lowercased()
+        subtype = String(parts[parts.count - 1]).lowercased()
+    }
+
+    /// Wildcards count on the acceptable side only: `text/*` accepts `text/html`.
+    func matches(_ other: MIMEType) -> Bool {
+        (type == other.type || type == "*") && (subtype == other.subtype || subtype == "*")
+    }
+}
+
+extension DataRequest {
+    /// Status codes `validate()` accepts: 200 to 299.
+    var acceptableStatusCodes: Range<Int> { 200..<300 }
+
+    /// Media types `validate()` accepts: the request's `Accept` header, or `*/*`.
+    func acceptableContentTypes(for context: ResponseContext) -> [String] {
+        if let accept = context.spec.headers["Accept"] {
+            return accept.components(separatedBy: ",")
+        }
+        return ["*/*"]
+    }
+
+    /// Fails the request unless its status code is in `acceptableStatusCodes`, with
+    /// `AFError.responseValidationFailed(reason: .unacceptableStatusCode(code:))`.
+    ///
+    /// - Parameter acceptableStatusCodes: The codes that pass.
+    /// - Returns: The request.
+    @discardableResult
+    public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
+        appendValidator { _, head, _, _ in
+            Self.validate(statusCode: head.statusCode, acceptable: acceptableStatusCodes)
+        }
+    }
+
+    /// Fails the request when it has a body whose `Content-Type` matches none of the
+    /// acceptable types (`*` wildcards allowed), or no `Content-Type` at all.
+    ///
+    /// - Parameter acceptableContentTypes: The media types that pass, read when the
+    ///   response arrives.
+    /// - Returns: The request.
+    @discardableResult
+    public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self where S.Element == String {
+        appendValidator { _, head, data, _ in
+            Self.validate(contentType: Array(acceptableContentTypes()), head: head, data: data)
+        }
+    }
+
+    /// Validates the status code (200 to 299) and the `Content-Type` against the request's
+    /// `Accept` header.
+    ///
+    /// - Returns: The request.
+    @discardableResult
+    public func validate() -> Self {
+        appendValidator { request, head, data, context in
+            let status = Self.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
+            guard case .success = status else { return status }
+            return Self.validate(contentType: request.acceptableContentTypes(for: context), head: head, data: data)
+        }
+    }
+
+    static func validate<S: Sequence>(statusCode: Int, acceptable: S) -> ValidationResult where S.Element == Int {
+        if acceptable.contains(statusCode) { return .success(()) }
+        return .failure(AFError.responseValidationFailed(reason: .unacceptableStatusCode(code: statusCode)))
+    }
+
+    static func validate(contentType acceptable: [String], head: ResponseHead, data: Data?) -> ValidationResult {
+        guard let data, !data.isEmpty else { return .success(()) }
+        let responseType = head.contentType.flatMap { type -> String? in
+            let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            return essence?.isEmpty == false ? essence : nil
+        }
+        guard let responseType, let responseMIME = MIMEType(responseType) else {
+            if acceptable.contains(where: { MIMEType($0)?.isWildcard == true }) { return .success(()) }
+            return .failure(AFError.responseValidationFailed(reason: .missingContentType(acceptableContentTypes: acceptable.sorted())))
+        }
+        for type in acceptable {
+            if let mime = MIMEType(type), mime.matches(responseMIME) { return .success(()) }
+        }
+        return .failure(AFError.responseValidationFailed(
+            reason: .unacceptableContentType(acceptableContentTypes: acceptable.sorted(), responseContentType: responseType)))
+    }
+}
