@@ -71,8 +71,8 @@ open class DataRequest: Request, @unchecked Sendable {
         return self
     }
 
-    /// Calls a handler with the `HTTPURLResponse` as soon as the response is complete,
-    /// before serialization.
+    /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive, before the
+    /// body; once per attempt that gets a final (non-redirect) response.
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs. `.main` by default.
@@ -81,12 +81,19 @@ open class DataRequest: Request, @unchecked Sendable {
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        let validator: @Sendable () -> Void = { [unowned self] in
-            guard let response = mutableState.withLock({ $0.contexts.last })?.httpResponse else { return }
-            queue.async { handler(response) }
-        }
-        mutableState.withLock { $0.validators.insert(validator, at: 0) }
+        mutableState.withLock { $0.httpResponseHandlers.append((queue, handler)) }
         return self
+    }
+
+    /// The engine hook that turns a response head into `onHTTPResponse` calls, or `nil`
+    /// when no one listens.
+    func headHandler() -> (@Sendable (ResponseHead) -> Void)? {
+        let handlers = mutableState.withLock { $0.httpResponseHandlers }
+        guard !handlers.isEmpty else { return nil }
+        return { head in
+            guard let response = head.makeHTTPURLResponse() else { return }
+            for (queue, handler) in handlers { queue.async { handler(response) } }
+        }
     }
 
     /// Snapshot of what a serializer needs, taken once the request is complete.

@@ -80,6 +80,15 @@ open class Request: @unchecked Sendable {
     /// The `Session` running this request.
     public private(set) weak var delegate: Session?
 
+    /// User name and password for HTTP authentication, answered by libcurl when the server
+    /// asks (Basic or Digest).
+    let credentialBox = SendableBox<Credential?>(nil)
+
+    struct Credential: Sendable {
+        let user: String
+        let password: String
+    }
+
     /// Where the request comes from.
     let convertibleSource: any URLRequestConvertible
     /// Set when the request is a plain URL, method and headers, which skips `URLRequest`.

@@ -27,9 +27,11 @@ extension Session {
             return
         }
         eventMonitor?.request(request, didGatherMetrics: outcome.metrics)
+        delegate.request(request, didFinishCollecting: outcome.metrics)
+        let transportError = outcome.error.map { AFError.sessionTaskFailed(error: $0.urlError) }
+        delegate.request(request, didCompleteWithError: transportError)
 
-        if let failure = outcome.error {
-            let error = AFError.sessionTaskFailed(error: failure.urlError)
+        if let error = transportError {
             eventMonitor?.request(request, didFailTransferWithError: error)
             retryOrFinish(request, error: error, queue: queue)
             return
@@ -140,12 +142,11 @@ extension Session {
         }
         next.url = url
 
-        let handler = (request as? DataRequest)?.redirectHandler ?? redirectHandler
-        guard let handler, let response = context.httpResponse else {
+        guard let response = context.httpResponse else {
             send(request, spec: next, urlRequest: nil)
             return true
         }
-        handler.task(request, willBeRedirectedTo: next.urlRequest, for: response) { [weak self] redirected in
+        delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak self] redirected in
             guard let self else {
                 queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
                 return

@@ -24,6 +24,8 @@ open class Session: @unchecked Sendable {
     /// The shared session `AF` names.
     public static let `default` = Session()
 
+    /// Receives transfer-level events; subclass `SessionDelegate` to watch them.
+    public let delegate: SessionDelegate
     /// The configuration the session was made with.
     public let sessionConfiguration: URLSessionConfiguration
     /// Salvo's transport settings.
@@ -56,6 +58,7 @@ open class Session: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Headers, timeouts and limits, read once. `URLSessionConfiguration.af.default` by default.
+    ///   - delegate: Receives transfer-level events. A plain `SessionDelegate` by default.
     ///   - transport: libcurl settings. Defaults suit most servers.
     ///   - rootQueue: The queue for internal callbacks of requests that have no handler yet.
     ///   - startRequestsImmediately: Whether requests start when their first response
@@ -68,6 +71,7 @@ open class Session: @unchecked Sendable {
     ///   - eventMonitors: Receive every request's events. None by default.
     ///   - responseQueue: Where handlers that name `.main` run instead. `nil` by default.
     public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
+                delegate: SessionDelegate = SessionDelegate(),
                 transport: TransportConfiguration = TransportConfiguration(),
                 rootQueue: DispatchQueue = DispatchQueue(label: "org.salvo.session.rootQueue"),
                 startRequestsImmediately: Bool = true,
@@ -78,6 +82,7 @@ open class Session: @unchecked Sendable {
                 eventMonitors: [any EventMonitor] = [],
                 responseQueue: DispatchQueue? = nil) {
         sessionConfiguration = configuration
+        self.delegate = delegate
         self.transport = transport
         self.rootQueue = rootQueue
         self.startRequestsImmediately = startRequestsImmediately
@@ -98,7 +103,9 @@ open class Session: @unchecked Sendable {
         var options = transport.engineOptions
         options.resourceTimeout = configuration.timeoutIntervalForResource
         options.maximumConnectionsPerHost = configuration.httpMaximumConnectionsPerHost
+        options.cookies = configuration.httpShouldSetCookies
         loop = EventLoop(options: options)
+        delegate.attach(to: self)
     }
 
     deinit {
@@ -304,6 +311,8 @@ open class Session: @unchecked Sendable {
                 request.finish(on: queue, error: .sessionDeinitialized)
             }
         }
+        transfer.headHandler = (request as? DataRequest)?.headHandler()
+        if let credential = request.credentialBox.value { transfer.credential = (credential.user, credential.password) }
         if let urlRequest { eventMonitor?.request(request, didCreateTransferFor: urlRequest) }
         loop.send(.add(transfer))
     }

@@ -29,7 +29,7 @@ extension CurlEasy {
     static let logQueue = DispatchQueue(label: "org.salvo.curl-verbose")
 
     /// Applies everything a transfer needs after a reset.
-    func configure(for transfer: Transfer, context: UnsafeMutableRawPointer, priorKnowledge: Bool) {
+    func configure(for transfer: Transfer, context: UnsafeMutableRawPointer, priorKnowledge: Bool, share: UnsafeMutableRawPointer?) {
         reset()
         errorBuffer[0] = 0
         let options = transfer.options
@@ -84,6 +84,17 @@ extension CurlEasy {
             set(CURLOPT_LOW_SPEED_TIME, max(1, Int(transfer.idleTimeout.rounded(.up))))
         }
 
+        if let credential = transfer.credential {
+            // libcurl answers a Basic or Digest challenge, as URLSession answers one with a
+            // credential: nothing is sent before the server asks.
+            set(CURLOPT_USERNAME, string: credential.user)
+            set(CURLOPT_PASSWORD, string: credential.password)
+            set(CURLOPT_HTTPAUTH, Int(SALVO_AUTH_BASIC_DIGEST))
+        }
+        if let share {
+            _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
+            set(CURLOPT_COOKIEFILE, string: "")
+        }
         if let proxy = options.proxy { set(CURLOPT_PROXY, string: proxy) }
         if let caBundle = options.caBundlePath { set(CURLOPT_CAINFO, string: caBundle) }
         if !options.validatesCertificates {

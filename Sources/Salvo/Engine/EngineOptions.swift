@@ -13,5 +13,7 @@ struct EngineOptions: Sendable {
     var validatesCertificates = true
     var decompressesResponses = true
     var receiveBufferSize = 0
+    /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
+    var cookies = true
     var verboseLogger: (@Sendable (String) -> Void)?
 }

@@ -47,6 +47,8 @@ final class EventLoop: @unchecked Sendable {
     private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     private var shutdownError: CurlError?
     private let curl = CurlVersion.current
+    /// The session's cookie jar. Only the loop thread uses it, so it needs no lock callbacks.
+    private let share: UnsafeMutableRawPointer?
 
     static let cancelledError = CurlError(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
 
@@ -58,6 +60,12 @@ final class EventLoop: @unchecked Sendable {
         hostQueue = HostQueue(connectionsPerHost: options.maximumConnectionsPerHost,
                               totalLimit: options.maximumConnections,
                               streamsPerConnection: 256)
+        if options.cookies, let share = curl_share_init() {
+            _ = salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+            self.share = share
+        } else {
+            share = nil
+        }
         _ = salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, 256)
         start()
@@ -65,6 +73,7 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(share) }
     }
 
     private func start() {
@@ -205,7 +214,7 @@ final class EventLoop: @unchecked Sendable {
         transfer.easy = easy
         transfer.phase = .active
         let context = Unmanaged.passRetained(transfer).toOpaque()
-        easy.configure(for: transfer, context: context, priorKnowledge: usePriorKnowledge)
+        easy.configure(for: transfer, context: context, priorKnowledge: usePriorKnowledge, share: share)
         active[ObjectIdentifier(transfer)] = transfer
         let status = curl_multi_add_handle(multi, easy.handle)
         if status != CURLM_OK {

@@ -47,6 +47,11 @@ final class Transfer: @unchecked Sendable {
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
     let priorKnowledge: Bool
     let deliveryQueue: DispatchQueue
+    /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
+    /// someone listens, so the common path pays nothing.
+    var headHandler: (@Sendable (ResponseHead) -> Void)?
+    /// HTTP authentication, offered when the server challenges.
+    var credential: (user: String, password: String)?
     /// Set once, before the transfer is submitted.
     var completion: @Sendable (TransferOutcome) -> Void
 
@@ -98,8 +103,22 @@ final class Transfer: @unchecked Sendable {
             // End of the header block: reserve the body once when its length is known.
             let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
             if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
+            headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            if let headHandler { announceHead(easy, headHandler) }
+            return count
         }
         headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         return count
+    }
+
+    private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) {
+        let status = easy.getLong(CURLINFO_RESPONSE_CODE)
+        guard status >= 200 else { return }
+        let redirect = (300...399).contains(status) ? easy.getString(CURLINFO_REDIRECT_URL) : nil
+        // A redirect that will be followed is not the response the caller waits for.
+        guard redirect == nil else { return }
+        let head = ResponseHead(statusCode: status, httpVersion: "1.1", url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
+                                contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: headerBytes)
+        deliveryQueue.async { handler(head) }
     }
 }

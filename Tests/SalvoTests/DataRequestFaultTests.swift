@@ -1,0 +1,140 @@
+import XCTest
+import Salvo
+
+/// Timeouts, cancellation, suspension and broken servers, against the fault server.
+final class DataRequestFaultTests: XCTestCase {
+    func testIdleTimeoutWhenNoBytesArrive() throws {
+        let session = testSession()
+        var request = URLRequest(url: try TestServers.shared.url(.fault, "/stall-headers"))
+        request.timeoutInterval = 1
+        let response = awaitData(session.request(request))
+        XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
+    }
+
+    func testResourceTimeoutBoundsASlowButLiveTransfer() throws {
+        let session = makeSession { $0.timeoutIntervalForResource = 1 }
+        let url = try TestServers.shared.url(.fault, "/slow-body?chunks=100&interval=100")
+        let response = awaitData(session.request(url))
+        XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
+    }
+
+    func testConnectionRefused() throws {
+        let session = testSession()
+        let port = try Self.closedPort()
+        let response = awaitData(session.request("http://127.0.0.1:\(port)/"))
+        XCTAssertEqual(urlErrorCode(response.error), .cannotConnectToHost, String(describing: response.error))
+    }
+
+    func testTruncatedBodyAndResetAreConnectionLost() throws {
+        let session = testSession()
+        for path in ["/truncate", "/reset", "/close-after-headers", "/empty-reply"] {
+            let response = awaitData(session.request(try TestServers.shared.url(.fault, path)))
+            XCTAssertEqual(urlErrorCode(response.error), .networkConnectionLost, "\(path): \(String(describing: response.error))")
+        }
+    }
+
+    func testMalformedStatusLineIsABadServerResponse() throws {
+        let session = testSession()
+        let response = awaitData(session.request(try TestServers.shared.url(.fault, "/malformed-status")))
+        XCTAssertNotNil(urlErrorCode(response.error), String(describing: response.error))
+        XCTAssertEqual(urlErrorCode(response.error), .badServerResponse)
+    }
+
+    func testCancelBeforeStartCompletesOnceWithExplicitlyCancelled() throws {
+        let session = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test"))
+        let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+        request.cancel()
+        let response = awaitData(request)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true)
+        XCTAssertEqual(request.state, .cancelled)
+        // A handler added after completion still runs, once.
+        let late = awaitData(request)
+        XCTAssertTrue(late.error?.isExplicitlyCancelledError == true)
+    }
+
+    func testCancelWhileWaitingForTheResponse() throws {
+        let session = testSession()
+        let request = session.request(try TestServers.shared.url(.fault, "/stall-headers"))
+        let done = expectation(description: "response")
+        request.responseData(queue: .global()) { response in
+            XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+            done.fulfill()
+        }
+        request.cancel()
+        request.cancel()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(request.state, .cancelled)
+    }
+
+    func testCancelMidBody() throws {
+        let session = testSession()
+        let request = session.request(try TestServers.shared.url(.fault, "/stall"))
+        request.onHTTPResponse(on: .global()) { [request] response in
+            XCTAssertEqual(response.statusCode, 200)
+            request.cancel()
+        }
+        let response = awaitData(request)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+    }
+
+    func testSuspendAndResumeDeliverTheWholeBody() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.fault, "/slow-body?chunks=6&interval=50&size=1000")
+        let request = session.request(url)
+        let suspended = expectation(description: "suspended")
+        request.onHTTPResponse(on: .global()) { [request] _ in
+            request.suspend()
+            XCTAssertEqual(request.state, .suspended)
+            suspended.fulfill()
+        }
+        let done = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        wait(for: [suspended], timeout: 10)
+        request.resume()
+        wait(for: [done], timeout: 20)
+        XCTAssertNil(box.value?.error)
+        XCTAssertEqual(box.value?.data?.count, 6000)
+        XCTAssertEqual(request.state, .finished)
+    }
+
+    func testReleasedSessionFailsInFlightRequestsOnce() throws {
+        var session: Session? = testSession()
+        let url = try TestServers.shared.url(.fault, "/stall-headers")
+        var expectations: [XCTestExpectation] = []
+        let collected = Collector<AFError?>()
+        for index in 0..<5 {
+            let done = expectation(description: "request \(index)")
+            expectations.append(done)
+            session!.request(url).responseData(queue: .global()) { response in
+                collected.append(response.error)
+                done.fulfill()
+            }
+        }
+        session = nil
+        wait(for: expectations, timeout: 10)
+        XCTAssertEqual(collected.values.count, 5)
+        for error in collected.values {
+            XCTAssertTrue(error?.isSessionDeinitializedError == true, String(describing: error))
+        }
+    }
+
+    /// A loopback port with nothing listening: bound, then closed.
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw URLError(.cannotConnectToHost) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

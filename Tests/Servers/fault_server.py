@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""A small HTTP/1.1 server that misbehaves on purpose, for Salvo's tests.
+
+Well-behaved servers (httpbin, nginx) never reset a connection mid-request,
+lie about Content-Length or stall; this one does, on request. Python standard
+library only (asyncio), so it runs with any python3 >= 3.8.
+
+Usage:
+    fault_server.py [--host 127.0.0.1] [--port 0]
+
+It binds (port 0 = a free port chosen by the kernel), then prints the port it
+listens on as one line on stdout, e.g. "43817", and serves until SIGTERM or
+SIGINT. Connections are persistent (HTTP/1.1 keep-alive) unless a route
+closes them.
+
+Routes (query parameters in brackets):
+    /ok                        200, body "ok\\n"
+    /reset                     reads the request, then resets the connection
+                               (SO_LINGER 0 -> RST) without answering
+    /empty-reply               reads the request, then closes cleanly (FIN)
+                               without answering
+    /truncate                  Content-Length: 1000, sends 100 bytes, closes
+    /close-after-headers       Content-Length: 100, sends the headers, closes
+    /stall                     sends the headers (Content-Length: 100), then
+                               nothing until the client goes away
+    /stall-headers             reads the request and never answers
+    /malformed-headers         a header line without a colon
+    /malformed-status          a status line that is not HTTP ("HTTX/1.1 200")
+    /slow-body[?chunks=N&interval=MS&size=BYTES]
+                               Content-Length: N*BYTES, then N chunks of
+                               BYTES bytes ("x"), one every MS milliseconds
+                               (defaults: chunks=5, interval=100, size=10)
+    /fail-twice?key=K[&times=N][&status=S]
+                               per key K: answers S (default 503) to the
+                               first N (default 2) requests, then 200 with
+                               JSON {"key": K, "attempt": n}
+    /attempts?key=K            JSON {"key": K, "attempts": n}: how many
+                               requests /fail-twice has seen for K
+Anything else is 404.
+"""
+
+import argparse
+import asyncio
+import json
+import signal
+import socket
+import struct
+import sys
+from urllib.parse import parse_qs, urlsplit
+
+# Requests seen per /fail-twice key. One event loop thread: no lock needed.
+ATTEMPTS = {}
+
+MAX_HEADER_BYTES = 64 * 1024
+
+
+class BadRequest(Exception):
+    pass
+
+
+async def read_request(reader):
+    """Reads one request; returns (method, target, headers, body) or None at EOF."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError as error:
+        if error.partial.strip():
+            raise BadRequest("connection closed inside the request head")
+        return None
+    except asyncio.LimitOverrunError:
+        raise BadRequest("request head too large")
+    lines = head.decode("latin-1").split("\r\n")
+    try:
+        method, target, _version = lines[0].split(" ", 2)
+    except ValueError:
+        raise BadRequest("bad request line")
+    headers = {}
+    for line in lines[1:]:
+        if not line:
+            continue
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return method, target, headers
+
+
+async def read_body(reader, writer, headers):
+    """Consumes the request body (Content-Length or chunked), honouring Expect."""
+    if headers.get("expect", "").lower() == "100-continue":
+        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        body = bytearray()
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            size = int(size_line.split(b";")[0].strip(), 16)
+            if size == 0:
+                # Trailers, if any, end with an empty line.
+                while (await reader.readuntil(b"\r\n")) != b"\r\n":
+                    pass
+                return bytes(body)
+            body += await reader.readexactly(size)
+            await reader.readexactly(2)
+    length = int(headers.get("content-length", "0") or "0")
+    return await reader.readexactly(length) if length else b""
+
+
+def response(status, reason, body=b"", content_type="text/plain", extra=()):
+    head = [f"HTTP/1.1 {status} {reason}",
+            f"Content-Length: {len(body)}",
+            f"Content-Type: {content_type}"]
+    head.extend(extra)
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def json_response(status, reason, value):
+    return response(status, reason, json.dumps(value).encode(), "application/json")
+
+
+def reset(writer):
+    """Closes with RST instead of FIN: SO_LINGER on, timeout 0."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+
+
+async def wait_for_client_close(reader):
+    """Holds a connection open, reading and dropping input, until the peer leaves."""
+    while await reader.read(65536):
+        pass
+
+
+def int_param(query, name, default):
+    try:
+        return int(query.get(name, [default])[0])
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer")
+
+
+async def handle_request(method, target, headers, reader, writer):
+    """Answers one request. Returns False when the connection must not be reused."""
+    parts = urlsplit(target)
+    path = parts.path
+    query = parse_qs(parts.query)
+
+    if path == "/ok":
+        writer.write(response(200, "OK", b"ok\n"))
+    elif path == "/reset":
+        reset(writer)
+        return False
+    elif path == "/empty-reply":
+        writer.close()
+        return False
+    elif path == "/truncate":
+        head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: application/octet-stream\r\n\r\n"
+        writer.write(head + b"t" * 100)
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/close-after-headers":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\n")
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/stall":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\n")
+        await writer.drain()
+        await wait_for_client_close(reader)
+        return False
+    elif path == "/stall-headers":
+        await wait_for_client_close(reader)
+        return False
+    elif path == "/malformed-headers":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nthis line has no colon\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/malformed-status":
+        writer.write(b"HTTX/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/slow-body":
+        chunks = int_param(query, "chunks", 5)
+        interval = int_param(query, "interval", 100) / 1000.0
+        size = int_param(query, "size", 10)
+        writer.write(f"HTTP/1.1 200 OK\r\nContent-Length: {chunks * size}\r\n"
+                     "Content-Type: application/octet-stream\r\n\r\n".encode("latin-1"))
+        await writer.drain()
+        for index in range(chunks):
+            if index:
+                await asyncio.sleep(interval)  # the pacing is the point of this route
+            writer.write(b"x" * size)
+            await writer.drain()
+    elif path == "/fail-twice":
+        key = query.get("key", [""])[0]
+        times = int_param(query, "times", 2)
+        status = int_param(query, "status", 503)
+        attempt = ATTEMPTS.get(key, 0) + 1
+        ATTEMPTS[key] = attempt
+        if attempt <= times:
+            writer.write(json_response(status, "Failing On Purpose",
+                                       {"key": key, "attempt": attempt}))
+        else:
+            writer.write(json_response(200, "OK", {"key": key, "attempt": attempt}))
+    elif path == "/attempts":
+        key = query.get("key", [""])[0]
+        writer.write(json_response(200, "OK", {"key": key, "attempts": ATTEMPTS.get(key, 0)}))
+    else:
+        writer.write(response(404, "Not Found", b"no such route\n"))
+
+    if headers.get("connection", "").lower() == "close":
+        await writer.drain()
+        writer.close()
+        return False
+    return True
+
+
+async def serve_connection(reader, writer):
+    try:
+        while True:
+            request = await read_request(reader)
+            if request is None:
+                break
+            method, target, headers = request
+            await read_body(reader, writer, headers)
+            if not await handle_request(method, target, headers, reader, writer):
+                break
+            await writer.drain()
+    except BadRequest as error:
+        writer.write(response(400, "Bad Request", (str(error) + "\n").encode()))
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        # Idempotent: a route may already have closed or aborted the transport.
+        writer.close()
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+
+    server = await asyncio.start_server(serve_connection, args.host, args.port,
+                                        limit=MAX_HEADER_BYTES, backlog=1024)
+    port = server.sockets[0].getsockname()[1]
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(signum, stop.set)
+
+    # Ready: the socket listens. Whoever started us reads this line.
+    print(port, flush=True)
+    await stop.wait()
+    # Stop listening and leave: asyncio.run() cancels the connection tasks
+    # (a /stall connection would otherwise hold wait_closed() forever).
+    server.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
