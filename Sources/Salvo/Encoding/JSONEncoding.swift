@@ -88,3 +88,13 @@ public struct JSONEncoding: ParameterEncoding {
         }
     }
 }
+
+extension JSONEncoding.Error: LocalizedError {
+    /// What went wrong, in words.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidJSONObject:
+            "The parameters or object given to JSONEncoding are not valid JSON: a value JSON cannot represent (NaN, infinity, a type JSONSerialization does not know) or a top-level value that is neither an array nor a dictionary."
+        }
+    }
+}

@@ -47,20 +47,25 @@ struct JSONWriter {
         return .written(writer.bytes)
     }
 
+    /// Scalars match their exact dynamic type only. A cast alone would also accept an
+    /// `NSNumber` (`as? Bool` succeeds for one holding 0 or 1, `as? Double` for one holding a
+    /// `Float`) or an `Optional`, which Foundation writes differently; those are left to
+    /// `JSONSerialization`.
     private mutating func writeValue(_ value: Any) throws {
+        let valueType = type(of: value)
         switch value {
-        case let string as String: writeString(string)
-        case let bool as Bool: bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
-        case let int as Int: bytes.append(contentsOf: String(int).utf8)
-        case let double as Double: try writeFloat(double)
+        case let string as String where valueType == String.self: writeString(string)
+        case let bool as Bool where valueType == Bool.self: bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
+        case let int as Int where valueType == Int.self: bytes.append(contentsOf: String(int).utf8)
+        case let double as Double where valueType == Double.self: try writeFloat(double)
         case let dictionary as [String: Any]: try writeObject(dictionary)
         case let array as [Any]: try writeArray(array)
-        case is NSNull: bytes.append(contentsOf: Self.nullBytes)
-        case let int as Int64: bytes.append(contentsOf: String(int).utf8)
-        case let int as Int32: bytes.append(contentsOf: String(int).utf8)
-        case let int as UInt: bytes.append(contentsOf: String(int).utf8)
-        case let int as UInt64: bytes.append(contentsOf: String(int).utf8)
-        case let float as Float: try writeFloat(float)
+        case is NSNull where valueType == NSNull.self: bytes.append(contentsOf: Self.nullBytes)
+        case let int as Int64 where valueType == Int64.self: bytes.append(contentsOf: String(int).utf8)
+        case let int as Int32 where valueType == Int32.self: bytes.append(contentsOf: String(int).utf8)
+        case let int as UInt where valueType == UInt.self: bytes.append(contentsOf: String(int).utf8)
+        case let int as UInt64 where valueType == UInt64.self: bytes.append(contentsOf: String(int).utf8)
+        case let float as Float where valueType == Float.self: try writeFloat(float)
         default: throw Failure.unsupported
         }
     }

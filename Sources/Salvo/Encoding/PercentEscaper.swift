@@ -4,13 +4,12 @@ import Foundation
 /// `addingPercentEncoding(withAllowedCharacters:)`, which queries a `CharacterSet` per
 /// scalar and bridges through `NSString`.
 ///
-/// ASCII bytes are decided by a 128-entry table built once. Scalars beyond ASCII are kept
-/// only when the allowed set contains them (never for the query set), otherwise their
-/// UTF-8 bytes are escaped, which is what Foundation produces.
+/// ASCII bytes are decided by a 128-entry table built once. Every byte of a scalar beyond
+/// ASCII is escaped, even when the allowed set contains the scalar: that is what
+/// `addingPercentEncoding(withAllowedCharacters:)` produces on Linux (`"é"` with
+/// `.alphanumerics` gives `%C3%A9`).
 struct PercentEscaper: Sendable {
     private let allowedASCII: [Bool]
-    /// Consulted only for non-ASCII scalars, and only when the set allows some.
-    private let allowedNonASCII: CharacterSet?
 
     /// The escaper for query names and values: RFC 3986's query characters less the
     /// general and sub-delimiters, leaving letters, digits, `-._~/?`. This matches
@@ -24,27 +23,27 @@ struct PercentEscaper: Sendable {
         for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
         for byte in extra.utf8 { table[Int(byte)] = true }
         allowedASCII = table
-        allowedNonASCII = nil
     }
 
     /// Creates an escaper that keeps the characters in a set.
     ///
-    /// - Parameter allowed: Characters left as they are; everything else is escaped.
+    /// - Note: Foundation recognises `.urlPathAllowed` and `.urlHostAllowed` and escapes `:`
+    ///   (and `[`, `]` outside an IP literal) though the sets contain them; this escaper keeps
+    ///   every ASCII member of the set it is given.
+    ///
+    /// - Parameter allowed: ASCII characters left as they are; everything else is escaped.
     init(allowedCharacters allowed: CharacterSet) {
         var table = [Bool](repeating: false, count: 128)
         for byte in 0..<128 {
             table[byte] = allowed.contains(Unicode.Scalar(UInt8(byte)))
         }
         allowedASCII = table
-        // A set that allows nothing beyond ASCII lets the hot path skip the set entirely.
-        let nonASCII = CharacterSet(charactersIn: Unicode.Scalar(0x80)!...Unicode.Scalar(0x10FFFF)!)
-        allowedNonASCII = allowed.isDisjoint(with: nonASCII) ? nil : allowed
     }
 
     /// Returns the escaped string.
     ///
     /// - Parameter string: The text to escape.
-    /// - Returns: The text with every byte outside the allowed set written as `%XX`.
+    /// - Returns: The text with every byte outside the allowed ASCII set written as `%XX`.
     func escape(_ string: String) -> String {
         var buffer: [UInt8] = []
         append(string, to: &buffer)
@@ -65,32 +64,16 @@ struct PercentEscaper: Sendable {
             let count = bytes.count
             while i < count {
                 let byte = bytes[i]
-                if byte < 0x80 {
-                    if allowedASCII[Int(byte)] {
-                        buffer.append(byte)
-                    } else if plusForSpace && byte == 0x20 {
-                        buffer.append(UInt8(ascii: "+"))
-                    } else {
-                        Self.appendEscaped(byte, to: &buffer)
-                    }
-                    i += 1
-                    continue
-                }
-                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                let end = min(i + length, count)
-                if let allowedNonASCII, Self.contains(allowedNonASCII, bytes, i, end) {
-                    buffer.append(contentsOf: bytes[i..<end])
+                if byte < 0x80 && allowedASCII[Int(byte)] {
+                    buffer.append(byte)
+                } else if plusForSpace && byte == 0x20 {
+                    buffer.append(UInt8(ascii: "+"))
                 } else {
-                    for j in i..<end { Self.appendEscaped(bytes[j], to: &buffer) }
+                    Self.appendEscaped(byte, to: &buffer)
                 }
-                i = end
+                i += 1
             }
         }
-    }
-
-    private static func contains(_ set: CharacterSet, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars.first
-        return scalar.map(set.contains) ?? false
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

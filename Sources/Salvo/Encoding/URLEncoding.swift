@@ -178,13 +178,18 @@ public struct URLEncoding: ParameterEncoding {
 
     /// Walks a value in Alamofire's order of type checks, with the common scalar types
     /// tested first, which changes no output because none of them matches an earlier case.
+    ///
+    /// The fast cases match the exact dynamic type only: `as? Int` also accepts an
+    /// `NSNumber` made from `true` or `2.0`, and `as? String` an `Optional<String>`, which
+    /// Alamofire writes as `true`, `2.0` and `Optional("…")`.
     private func forEachComponent(key: String, value: Any, _ body: (String, String) -> Void) {
+        let valueType = type(of: value)
         switch value {
-        case let string as String:
+        case let string as String where valueType == String.self:
             body(key, string)
-        case let int as Int:
+        case let int as Int where valueType == Int.self:
             body(key, String(int))
-        case let bool as Bool:
+        case let bool as Bool where valueType == Bool.self:
             body(key, boolEncoding.encode(value: bool))
         case let dictionary as [String: Any]:
             for nestedKey in dictionary.keys.sorted() {

@@ -127,12 +127,15 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
     }
 
     /// Header names are ASCII tokens, so an ASCII fold compares them without allocating
-    /// lowercased copies.
+    /// lowercased copies. A name with any non-ASCII byte is compared as Alamofire compares
+    /// every name, `lowercased()` on both sides, which folds more than ASCII (`"É"` matches
+    /// `"é"`, the Kelvin sign matches `"k"`).
     static func equalIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { a in
+        let asciiResult: Bool? = lhs.withUTF8 { a in
             rhs.withUTF8 { b in
+                guard isASCII(a), isASCII(b) else { return nil }
                 guard a.count == b.count else { return false }
                 for i in 0..<a.count where a[i] != b[i] {
                     let x = a[i] | 0x20, y = b[i] | 0x20
@@ -141,6 +144,12 @@ public struct HTTPHeaders: Equatable, Hashable, Sendable {
                 return true
             }
         }
+        return asciiResult ?? (lhs.lowercased() == rhs.lowercased())
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 }
 

@@ -12,10 +12,16 @@ public protocol URLConvertible: Sendable {
 extension String: URLConvertible {
     /// Returns a `URL` when the receiver parses as one.
     ///
+    /// The result is Alamofire's, `URLComponents(string:)?.url` for a non-empty string.
+    /// `URL(string:)` gives the same URL at less than half the cost for every string except
+    /// those that begin with `:` (an empty scheme), so only those, and strings `URL(string:)`
+    /// rejects, take the slower path.
+    ///
     /// - Returns: The `URL`.
     /// - Throws: `AFError.invalidURL` when the string does not parse.
     public func asURL() throws -> URL {
-        guard let url = URL(string: self) else { throw AFError.invalidURL(url: self) }
+        if utf8.first != UInt8(ascii: ":"), let url = URL(string: self) { return url }
+        guard !isEmpty, let url = URLComponents(string: self)?.url else { throw AFError.invalidURL(url: self) }
         return url
     }
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Type-checks SeedRouter.swift, client code written as for Alamofire, in Swift 5 language
+# mode against the Salvo module that `swift build` produced.
+#
+# usage: Tests/Swift5Mode/check.sh [BUILD_DIR]
+#   BUILD_DIR  the directory holding Modules/Salvo.swiftmodule; .build/debug by default.
+#   SWIFTC     the compiler to use; `swiftc` on PATH by default.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build_dir=${1:-"$root/.build/debug"}
+swiftc=${SWIFTC:-swiftc}
+
+if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
+    echo "check.sh: no Salvo module in $build_dir/Modules; run swift build first" >&2
+    exit 2
+fi
+
+# Salvo imports CCurl internally; the client needs its module map to load Salvo's module.
+exec "$swiftc" -typecheck -swift-version 5 \
+    -I "$build_dir/Modules" \
+    -I "$root/Sources/CCurl" \
+    "$here/SeedRouter.swift"
