@@ -12,7 +12,7 @@ final class DataRequestFaultTests: XCTestCase {
     }
 
     func testResourceTimeoutBoundsASlowButLiveTransfer() throws {
-        let session = makeSession { $0.timeoutIntervalForResource = 1 }
+        let session = testSession { $0.timeoutIntervalForResource = 1 }
         let url = try TestServers.shared.url(.fault, "/slow-body?chunks=100&interval=100")
         let response = awaitData(session.request(url))
         XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))

@@ -52,7 +52,7 @@ extension DataRequest {
             if let builtIn = serializer as? any InputSerializer<Serializer.SerializedObject> {
                 value = try builtIn.serialize(input: SerializationInput(context: snapshot.context), data: snapshot.data, error: snapshot.error)
             } else {
-                value = try serializer.serialize(request: snapshot.context?.urlRequest, response: snapshot.context?.httpResponse,
+                value = try serializer.serialize(request: snapshot.context?.attemptRequest, response: snapshot.context?.httpResponse,
                                                  data: snapshot.data, error: snapshot.error)
             }
             result = .success(value)

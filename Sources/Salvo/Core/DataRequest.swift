@@ -16,10 +16,8 @@ open class DataRequest: Request, @unchecked Sendable {
     /// The body received so far, or `nil` when none was.
     public var data: Data? { mutableState.withLock { $0.data } }
 
-    private let ownRedirectHandler = SendableBox<(any RedirectHandler)?>(nil)
-
     /// The request's own redirect handler, set by `redirect(using:)`.
-    public var redirectHandler: (any RedirectHandler)? { ownRedirectHandler.value }
+    public var redirectHandler: (any RedirectHandler)? { mutableState.withLock { $0.redirectHandler } }
 
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
@@ -35,7 +33,7 @@ open class DataRequest: Request, @unchecked Sendable {
     /// - Returns: The request.
     @discardableResult
     public func redirect(using handler: any RedirectHandler) -> Self {
-        ownRedirectHandler.value = handler
+        mutableState.withLock { $0.redirectHandler = handler }
         return self
     }
 
@@ -47,7 +45,7 @@ open class DataRequest: Request, @unchecked Sendable {
     public func validate(_ validation: @escaping Validation) -> Self {
         appendValidator { request, head, data, context in
             guard let response = context.httpResponse else { return .success(()) }
-            return validation(context.urlRequest, response, data)
+            return validation(context.attemptRequest, response, data)
         }
     }
 
@@ -64,7 +62,7 @@ open class DataRequest: Request, @unchecked Sendable {
                 mutableState.withLock { $0.error = afError }
             }
             if let eventMonitor, let response = context.httpResponse {
-                eventMonitor.request(self, didValidateRequest: context.urlRequest, response: response, data: data, withResult: result)
+                eventMonitor.request(self, didValidateRequest: context.attemptRequest, response: response, data: data, withResult: result)
             }
         }
         mutableState.withLock { $0.validators.append(validator) }
@@ -98,7 +96,8 @@ open class DataRequest: Request, @unchecked Sendable {
 
     /// Snapshot of what a serializer needs, taken once the request is complete.
     func responseSnapshot() -> (context: ResponseContext?, data: Data?, metrics: TransferMetrics?, error: AFError?) {
-        mutableState.withLock { ($0.contexts.last, $0.data, $0.metrics, $0.error) }
+        let (context, data, error) = mutableState.withLock { ($0.contexts.last, $0.data, $0.error) }
+        return (context, data, context?.metrics, error)
     }
 }
 

@@ -14,7 +14,7 @@ public struct DataResponse<Success, Failure: Error> {
     private let givenResponse: HTTPURLResponse?
 
     /// The `URLRequest` sent.
-    public var request: URLRequest? { context?.urlRequest ?? givenRequest }
+    public var request: URLRequest? { context?.attemptRequest ?? givenRequest }
     /// The server's response, if one arrived.
     public var response: HTTPURLResponse? { context?.httpResponse ?? givenResponse }
     /// The body received.

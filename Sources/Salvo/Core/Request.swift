@@ -48,17 +48,17 @@ open class Request: @unchecked Sendable {
         var attempt = 0
         var attemptInFlight = false
         var transfer: Transfer?
-        var contexts: [ResponseContext] = []
+        var contexts = SmallList<ResponseContext>()
         var currentSpec: RequestSpec?
         var userRequests: [URLRequest] = []
         var data: Data?
-        var metrics: TransferMetrics?
-        var allMetrics: [TransferMetrics] = []
+        var credential: Credential?
+        var redirectHandler: (any RedirectHandler)?
         var error: AFError?
         var retryCount = 0
         var redirectCount = 0
         var completed = false
-        var handlers: [Handler] = []
+        var handlers = SmallList<Handler>()
         var validators: [@Sendable () -> Void] = []
         var deliveryQueue: DispatchQueue?
         var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
@@ -67,8 +67,17 @@ open class Request: @unchecked Sendable {
 
     let mutableState = Mutex(MutableState())
 
-    /// A unique identifier.
-    public let id: UUID
+    /// A unique identifier, made on first access: Foundation's `UUID()` reads
+    /// `/dev/urandom` on Linux, three system calls a request would otherwise pay.
+    public var id: UUID {
+        lazyID.withLock { id in
+            if let id { return id }
+            let made = UUID()
+            id = made
+            return made
+        }
+    }
+    private let lazyID: Mutex<UUID?>
     /// The queue Salvo uses for this request's internal callbacks when no handler names one.
     public let underlyingQueue: DispatchQueue
     /// The queue the `async` serializers run on.
@@ -81,8 +90,21 @@ open class Request: @unchecked Sendable {
     public private(set) weak var delegate: Session?
 
     /// User name and password for HTTP authentication, answered by libcurl when the server
-    /// asks (Basic or Digest).
-    let credentialBox = SendableBox<Credential?>(nil)
+    /// asks (Basic or Digest); kept in the request's locked state.
+    var credentialBox: StateField<Credential?> {
+        StateField(request: self, keyPath: \.credential)
+    }
+
+    /// Reads and writes one field of the locked state.
+    struct StateField<Value: Sendable> {
+        unowned let request: Request
+        let keyPath: WritableKeyPath<MutableState, Value>
+
+        var value: Value {
+            get { request.mutableState.withLock { $0[keyPath: keyPath] } }
+            nonmutating set { request.mutableState.withLock { $0[keyPath: keyPath] = newValue } }
+        }
+    }
 
     struct Credential: Sendable {
         let user: String
@@ -94,10 +116,10 @@ open class Request: @unchecked Sendable {
     /// Set when the request is a plain URL, method and headers, which skips `URLRequest`.
     let plainSpec: RequestSpec?
 
-    init(id: UUID = UUID(), convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
+    init(id: UUID? = nil, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
          eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?, delegate: Session) {
-        self.id = id
+        lazyID = Mutex(id)
         convertibleSource = convertible
         self.plainSpec = plainSpec
         self.underlyingQueue = underlyingQueue
@@ -129,21 +151,21 @@ open class Request: @unchecked Sendable {
     public var error: AFError? { mutableState.withLock { $0.error } }
 
     /// The first `URLRequest` sent, as adapted.
-    public var firstRequest: URLRequest? { mutableState.withLock { $0.contexts.first }?.urlRequest }
+    public var firstRequest: URLRequest? { mutableState.withLock { $0.contexts.first }?.attemptRequest }
     /// The last `URLRequest` sent, as adapted.
-    public var lastRequest: URLRequest? { mutableState.withLock { $0.contexts.last }?.urlRequest }
+    public var lastRequest: URLRequest? { mutableState.withLock { $0.contexts.last }?.attemptRequest }
     /// The last `URLRequest` sent; same as `lastRequest`.
     public var request: URLRequest? { lastRequest }
     /// Every `URLRequest` sent, one per attempt and redirect.
-    public var requests: [URLRequest] { mutableState.withLock { $0.contexts }.map(\.urlRequest) }
+    public var requests: [URLRequest] { mutableState.withLock { $0.contexts }.elements.map(\.attemptRequest) }
 
     /// The response to the last attempt, if one arrived.
     public var response: HTTPURLResponse? { mutableState.withLock { $0.contexts.last }?.httpResponse }
 
     /// The metrics of the last attempt.
-    public var metrics: TransferMetrics? { mutableState.withLock { $0.metrics } }
+    public var metrics: TransferMetrics? { mutableState.withLock { $0.contexts.last }?.metrics }
     /// The metrics of every attempt.
-    public var allMetrics: [TransferMetrics] { mutableState.withLock { $0.allMetrics } }
+    public var allMetrics: [TransferMetrics] { mutableState.withLock { $0.contexts }.elements.compactMap(\.metrics) }
 
     // MARK: Control
 
@@ -270,7 +292,7 @@ open class Request: @unchecked Sendable {
     /// Completes the request: marks it finished (unless cancelled) and runs every handler.
     /// Safe to reach from several paths; only the first does anything.
     func finish(on currentQueue: DispatchQueue?, error: AFError? = nil) {
-        let taken = mutableState.withLock { state -> ([Handler], [@Sendable () -> Void])? in
+        let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void])? in
             guard !state.completed else { return nil }
             state.completed = true
             state.transfer = nil
@@ -278,13 +300,15 @@ open class Request: @unchecked Sendable {
             if let error, state.error == nil { state.error = error }
             if state.state != .cancelled { state.state = .finished }
             defer {
-                state.handlers = []
+                state.handlers.removeAll()
                 state.finishHandlers = []
             }
             return (state.handlers, state.finishHandlers)
         }
         guard let (handlers, finishHandlers) = taken else { return }
-        for handler in handlers {
+        // Monitors hear of the finish before serialization, as in Alamofire.
+        eventMonitor?.requestDidFinish(self)
+        handlers.forEach { handler in
             if handler.queue === currentQueue {
                 handler.run()
             } else {
@@ -292,17 +316,26 @@ open class Request: @unchecked Sendable {
             }
         }
         for body in finishHandlers { body() }
-        eventMonitor?.requestDidFinish(self)
         delegate?.requestDidFinish(self)
     }
 }
 
+extension Request: TransferOwner {
+    func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
+        if let session = delegate {
+            session.didComplete(self, transfer: transfer, outcome: outcome)
+        } else {
+            finish(on: transfer.deliveryQueue, error: .sessionDeinitialized)
+        }
+    }
+}
+
 extension Request: Equatable {
-    /// Requests are equal when their `id`s are.
-    public static func == (lhs: Request, rhs: Request) -> Bool { lhs.id == rhs.id }
+    /// Requests are equal when their `id`s are, which is when they are the same request.
+    public static func == (lhs: Request, rhs: Request) -> Bool { lhs === rhs }
 }
 
 extension Request: Hashable {
-    /// Hashes the `id`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    /// Hashes the request's identity, which its `id` stands for.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

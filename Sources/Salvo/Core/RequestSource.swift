@@ -22,8 +22,8 @@ struct RequestConvertible: URLRequestConvertible {
     /// straight from the URL, skipping Foundation's header setters.
     var plainSpec: RequestSpec? {
         guard parameters == nil, requestModifier == nil else { return nil }
-        guard let url = try? url.asURL() else { return nil }
-        return RequestSpec(url: url, method: method, headers: headers ?? HTTPHeaders())
+        guard let parsed = try? url.asURL() else { return nil }
+        return RequestSpec(url: parsed, urlString: url as? String, method: method, headers: headers ?? HTTPHeaders())
     }
 }
 

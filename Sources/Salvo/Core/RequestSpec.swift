@@ -7,14 +7,20 @@ import FoundationNetworking
 /// built straight from a URL, method and headers), so the hot path never mutates a
 /// `URLRequest`, whose header setters are expensive on Linux.
 struct RequestSpec: Sendable {
-    var url: URL
+    var url: URL {
+        didSet { urlString = url.absoluteString }
+    }
+    /// The URL as text, kept so it is made once (the text the caller gave, when it was text).
+    private(set) var urlString: String
     var method: HTTPMethod
     var headers: HTTPHeaders
     var body: Data?
     var timeoutInterval: TimeInterval
 
-    init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: Data? = nil, timeoutInterval: TimeInterval = 60) {
+    init(url: URL, urlString: String? = nil, method: HTTPMethod, headers: HTTPHeaders, body: Data? = nil,
+         timeoutInterval: TimeInterval = 60) {
         self.url = url
+        self.urlString = urlString ?? url.absoluteString
         self.method = method
         self.headers = headers
         self.body = body
@@ -27,6 +33,7 @@ struct RequestSpec: Sendable {
     init(_ urlRequest: URLRequest) throws {
         guard let url = urlRequest.url else { throw AFError.invalidURL(url: "") }
         self.url = url
+        urlString = url.absoluteString
         method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
         headers = urlRequest.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders()
         body = urlRequest.httpBody
@@ -42,10 +49,33 @@ struct RequestSpec: Sendable {
         return request
     }
 
-    /// `scheme://host:port`, the key for per-host connection limits.
-    var hostKey: String {
-        let scheme = url.scheme?.lowercased() ?? "http"
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    /// `scheme://authority` in lower case: the key for per-host connection limits.
+    ///
+    /// Read straight off the URL text: Foundation's `host`, `port` and `scheme` accessors
+    /// re-parse the URL on Linux, which cost more than the rest of a request's set-up.
+    static func originKey(of urlString: String) -> Substring {
+        var text = urlString
+        let (end, hasUpper) = text.withUTF8 { bytes -> (Int, Bool) in
+            var index = 0
+            var hasUpper = false
+            // Skip "scheme://", then take the authority up to the path, query or fragment.
+            var slashes = 0
+            var seenColon = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
+                if !seenColon {
+                    if byte == UInt8(ascii: ":") { seenColon = true }
+                } else if slashes < 2 {
+                    if byte == UInt8(ascii: "/") { slashes += 1 } else { break }
+                } else if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    break
+                }
+                index += 1
+            }
+            return (index, hasUpper)
+        }
+        let key = Substring(urlString.utf8.prefix(end))
+        return hasUpper ? Substring(key.lowercased()) : key
     }
 }

@@ -4,40 +4,57 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The request and response of one finished attempt, as Salvo's cheap values, with the
+/// One attempt's request and, once it completes, its response head and metrics, with the
 /// Foundation objects (`URLRequest`, `HTTPURLResponse`) built on first access and cached.
 ///
 /// Shared by the `Request` and every response value made from it, so the cost is paid at
 /// most once, and only by code that reads them.
 final class ResponseContext: Sendable {
+    private struct State {
+        var head: ResponseHead?
+        var metrics: TransferMetrics?
+        var request: URLRequest?
+        var response: HTTPURLResponse??
+    }
+
     let spec: RequestSpec
-    let head: ResponseHead?
-    private let cachedRequest = Mutex<URLRequest?>(nil)
-    private let cachedResponse = Mutex<HTTPURLResponse??>(nil)
+    /// For a redirect hop, the context of the attempt's first request.
+    let origin: ResponseContext?
+    private let state: Mutex<State>
 
-    init(spec: RequestSpec, head: ResponseHead?) {
+    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil) {
         self.spec = spec
-        self.head = head
+        self.origin = origin
+        state = Mutex(State(head: head, metrics: nil, request: urlRequest, response: nil))
     }
 
-    /// An already built `URLRequest` (the one the caller gave) skips the rebuild.
-    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead?) {
-        self.spec = spec
-        self.head = head
-        cachedRequest.withLock { $0 = urlRequest }
+    /// Records how the attempt ended; called once, when its transfer completes.
+    func complete(head: ResponseHead?, metrics: TransferMetrics) {
+        state.withLock {
+            $0.head = head
+            $0.metrics = metrics
+        }
     }
+
+    var head: ResponseHead? { state.withLock { $0.head } }
+    var metrics: TransferMetrics? { state.withLock { $0.metrics } }
+
+    /// The request the attempt started with (before redirects), as `Request.request` reports.
+    var attemptRequest: URLRequest { (origin ?? self).urlRequest }
 
     var urlRequest: URLRequest {
-        if let request = cachedRequest.withLock({ $0 }) { return request }
+        if let request = state.withLock({ $0.request }) { return request }
         let built = spec.urlRequest
-        cachedRequest.withLock { $0 = built }
+        state.withLock { $0.request = built }
         return built
     }
 
     var httpResponse: HTTPURLResponse? {
-        if let response = cachedResponse.withLock({ $0 }) { return response }
-        let built = head.flatMap { $0.makeHTTPURLResponse() }
-        cachedResponse.withLock { $0 = .some(built) }
+        let (cached, head) = state.withLock { ($0.response, $0.head) }
+        if let cached { return cached }
+        guard let head else { return nil }
+        let built = head.makeHTTPURLResponse()
+        state.withLock { $0.response = .some(built) }
         return built
     }
 }

@@ -9,22 +9,25 @@ extension Session {
 
     /// Runs on the request's delivery queue when a transfer ends: follow a redirect,
     /// validate, retry or finish.
-    func didComplete(_ request: Request, outcome: TransferOutcome, generation: Int, context: ResponseContext,
-                     queue: DispatchQueue) {
-        let finished = ResponseContext(spec: context.spec, urlRequest: nil, head: outcome.head)
-        let current = request.mutableState.withLock { state -> Bool in
-            guard state.attempt == generation, !state.completed else { return false }
+    func didComplete(_ request: Request, transfer: Transfer, outcome: TransferOutcome) {
+        enum Disposition { case stale, cancelled, proceed(ResponseContext) }
+        let queue = transfer.deliveryQueue
+        let disposition = request.mutableState.withLock { state -> Disposition in
+            // A transfer the request no longer waits for (superseded, or already finished).
+            guard state.transfer === transfer, !state.completed, let context = state.contexts.last else { return .stale }
             state.transfer = nil
             state.attemptInFlight = false
-            if let last = state.contexts.indices.last { state.contexts[last] = finished }
+            context.complete(head: outcome.head, metrics: outcome.metrics)
             state.data = outcome.body.isEmpty ? nil : outcome.body
-            state.metrics = outcome.metrics
-            state.allMetrics.append(outcome.metrics)
-            return state.state != .cancelled
+            return state.state == .cancelled ? .cancelled : .proceed(context)
         }
-        guard current else {
+        let finished: ResponseContext
+        switch disposition {
+        case .stale: return
+        case .cancelled:
             request.finish(on: queue)
             return
+        case let .proceed(context): finished = context
         }
         eventMonitor?.request(request, didGatherMetrics: outcome.metrics)
         delegate.request(request, didFinishCollecting: outcome.metrics)
@@ -39,6 +42,11 @@ extension Session {
         if let head = outcome.head, let target = head.redirectURL, followRedirect(request, head: head, target: target, from: finished, queue: queue) {
             return
         }
+        validateAndFinish(request, queue: queue)
+    }
+
+    /// Validates the attempt's response, then retries or finishes.
+    private func validateAndFinish(_ request: Request, queue: DispatchQueue) {
         request.runValidators()
         if let error = request.error {
             retryOrFinish(request, error: error, queue: queue)
@@ -48,7 +56,7 @@ extension Session {
         }
     }
 
-    private func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
+    func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
         request.mutableState.withLock { if $0.error == nil { $0.error = error } }
         eventMonitor?.request(request, didCompleteAttemptWithError: error)
         let retriers = retriers(for: request)
@@ -143,7 +151,7 @@ extension Session {
         next.url = url
 
         guard let response = context.httpResponse else {
-            send(request, spec: next, urlRequest: nil)
+            send(request, spec: next, urlRequest: nil, redirectHop: true)
             return true
         }
         delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak self] redirected in
@@ -152,14 +160,11 @@ extension Session {
                 return
             }
             guard let redirected, let spec = try? RequestSpec(redirected) else {
-                // Not followed: the redirect response is the result.
-                queue.async {
-                    request.runValidators()
-                    request.finish(on: queue)
-                }
+                // Not followed: the redirect response is the attempt's result.
+                queue.async { self.validateAndFinish(request, queue: queue) }
                 return
             }
-            send(request, spec: spec, urlRequest: redirected)
+            send(request, spec: spec, urlRequest: redirected, redirectHop: true)
         }
         return true
     }

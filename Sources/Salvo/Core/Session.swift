@@ -50,7 +50,10 @@ open class Session: @unchecked Sendable {
     public let responseQueue: DispatchQueue?
 
     let loop: EventLoop
-    private let defaultHeaders: HTTPHeaders
+    /// The session's headers as ready-made `Name: value` lines, built once.
+    private let defaultHeaderLines: [(name: String, line: String)]
+    /// `defaultHeaderLines` as a curl list; libcurl never changes a list it is given.
+    private let sharedHeaderList: CurlHeaderList
     private let defaultTimeout: TimeInterval
     private let activeRequests = Mutex<[ObjectIdentifier: Request]>([:])
 
@@ -97,7 +100,11 @@ open class Session: @unchecked Sendable {
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
             if let name = name as? String, let value = value as? String { headers.add(name: name, value: value) }
         }
-        defaultHeaders = headers
+        let lines = headers.map { ($0.name, "\($0.name): \($0.value)") }
+        defaultHeaderLines = lines
+        let shared = CurlHeaderList()
+        for (_, line) in lines { shared.append(line) }
+        sharedHeaderList = shared
         defaultTimeout = configuration.timeoutIntervalForRequest
 
         var options = transport.engineOptions
@@ -207,7 +214,10 @@ open class Session: @unchecked Sendable {
             deliverFailure(of: request, afError)
             return
         }
-        if let urlRequest = initial.urlRequest { eventMonitor?.request(request, didCreateInitialURLRequest: urlRequest) }
+        if let eventMonitor {
+            // The plain path builds no URLRequest; monitors still get one.
+            eventMonitor.request(request, didCreateInitialURLRequest: initial.urlRequest ?? initial.spec.urlRequest)
+        }
         request.mutableState.withLock {
             $0.currentSpec = initial.spec
             if let urlRequest = initial.urlRequest { $0.userRequests = [urlRequest] }
@@ -215,10 +225,11 @@ open class Session: @unchecked Sendable {
         adaptAndSend(request, spec: initial.spec, urlRequest: initial.urlRequest)
     }
 
+    /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
         var adapters: [any RequestAdapter] = []
-        if let interceptor { adapters.append(interceptor) }
         if let own = request.interceptor { adapters.append(own) }
+        if let interceptor { adapters.append(interceptor) }
         return adapters
     }
 
@@ -245,12 +256,10 @@ open class Session: @unchecked Sendable {
                     try adapted.validate()
                     send(request, spec: try RequestSpec(adapted), urlRequest: adapted)
                 } catch {
-                    deliverFailure(of: request, error.asAFError(or: .requestAdaptationFailed(error: error)))
+                    adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
                 }
             case let .failure(error):
-                let afError = error.asAFError(or: .requestAdaptationFailed(error: error))
-                eventMonitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: afError)
-                deliverFailure(of: request, afError)
+                adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
             }
         }
     }
@@ -270,60 +279,71 @@ open class Session: @unchecked Sendable {
         }
     }
 
+    /// A failed adaptation is offered to the retriers, as Alamofire does: a token-refreshing
+    /// interceptor fails the adapt and then asks for a retry.
+    private func adaptationFailed(_ request: Request, _ initialRequest: URLRequest, _ error: AFError) {
+        eventMonitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
+        let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
+        queue.async { self.retryOrFinish(request, error: error, queue: queue) }
+    }
+
     private func deliverFailure(of request: Request, _ error: AFError) {
         let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
         queue.async { request.finish(on: queue, error: error) }
     }
 
     /// Hands an attempt to the engine, unless the request was cancelled meanwhile.
-    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) {
-        let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
-        let context = ResponseContext(spec: spec, urlRequest: urlRequest, head: nil)
+    /// - Parameter redirectHop: The send follows a redirect within the same attempt: its
+    ///   context replaces the attempt's, remembering the attempt's first request, which stays
+    ///   the one `Request.request` reports, as with URLSession's original request.
+    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false) {
+        let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
+        let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
+        let urlString = spec.urlString
+        // One lock: take the delivery queue and the hooks the transfer needs.
+        let (queue, credential, hasHeadHandlers) = request.mutableState.withLock {
+            ($0.deliveryQueue ?? request.underlyingQueue, $0.credential, !$0.httpResponseHandlers.isEmpty)
+        }
         let transfer = Transfer(
-            url: spec.url.absoluteString,
-            hostKey: spec.hostKey,
+            url: urlString,
+            hostKey: RequestSpec.originKey(of: urlString),
             method: spec.method.rawValue,
             headers: headerList(for: spec),
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
             options: loop.options,
-            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && spec.url.scheme?.lowercased() == "http",
+            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && urlString.utf8.starts(with: "http:".utf8),
             deliveryQueue: queue,
-            completion: { _ in }
+            owner: request
         )
-        let generation = request.mutableState.withLock { state -> Int? in
-            guard !state.completed, state.state != .cancelled else { return nil }
+        if hasHeadHandlers { transfer.headHandler = (request as? DataRequest)?.headHandler() }
+        if let credential { transfer.credential = (credential.user, credential.password) }
+        let accepted = request.mutableState.withLock { state -> Bool in
+            guard !state.completed, state.state != .cancelled else { return false }
             state.attempt += 1
             state.attemptInFlight = true
             state.transfer = transfer
-            state.contexts.append(context)
+            if redirectHop { state.contexts.replaceLast(context) } else { state.contexts.append(context) }
             if state.state == .suspended { transfer.userPaused = true }
-            return state.attempt
+            return true
         }
-        guard let generation else {
+        guard accepted else {
             queue.async { request.finish(on: queue) }
             return
         }
-        transfer.completion = { [weak self] outcome in
-            if let self {
-                self.didComplete(request, outcome: outcome, generation: generation, context: context, queue: queue)
-            } else {
-                request.finish(on: queue, error: .sessionDeinitialized)
-            }
-        }
-        transfer.headHandler = (request as? DataRequest)?.headHandler()
-        if let credential = request.credentialBox.value { transfer.credential = (credential.user, credential.password) }
-        if let urlRequest { eventMonitor?.request(request, didCreateTransferFor: urlRequest) }
+        if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
         loop.send(.add(transfer))
     }
 
     private func headerList(for spec: RequestSpec) -> CurlHeaderList {
+        // Most requests add nothing to the session's headers: they share one list, built once.
+        if spec.headers.isEmpty && spec.body == nil { return sharedHeaderList }
         let list = CurlHeaderList()
         for header in spec.headers {
             list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
-        for header in defaultHeaders where spec.headers.value(for: header.name) == nil {
-            list.append("\(header.name): \(header.value)")
+        for (name, line) in defaultHeaderLines where spec.headers.isEmpty || spec.headers.value(for: name) == nil {
+            list.append(line)
         }
         // libcurl would otherwise wait for "100 Continue" before sending larger bodies.
         if spec.body != nil { list.append("Expect:") }

@@ -137,7 +137,8 @@ extension CurlEasy {
             head = ResponseHead(
                 statusCode: status,
                 httpVersion: versionText ?? "1.1",
-                url: getString(CURLINFO_EFFECTIVE_URL) ?? transfer.url,
+                // Salvo follows redirects itself, so the URL asked for is the one answered.
+                url: transfer.url,
                 contentType: getString(CURLINFO_CONTENT_TYPE),
                 redirectURL: (300...399).contains(status) ? getString(CURLINFO_REDIRECT_URL) : nil,
                 rawHeaders: transfer.headerBytes

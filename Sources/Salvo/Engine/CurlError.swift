@@ -18,16 +18,19 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
     /// The `URLError` that URLSession would have reported for the same failure, with this
     /// error as its underlying error and its `userInfo` key `SalvoCurlCode`.
     public var urlError: URLError {
-        URLError(Self.urlErrorCode(for: code), userInfo: [
+        URLError(Self.urlErrorCode(for: code, message: message), userInfo: [
             NSLocalizedDescriptionKey: message,
             NSUnderlyingErrorKey: self,
             "SalvoCurlCode": code,
         ])
     }
 
-    static func urlErrorCode(for code: Int) -> URLError.Code {
+    static func urlErrorCode(for code: Int, message: String = "") -> URLError.Code {
         switch CURLcode(UInt32(truncatingIfNeeded: code)) {
-        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // libcurl reports a reply without an HTTP status line as an HTTP/0.9 response it
+            // may not accept, under this code; for the caller it is a bad server response.
+            return message.contains("HTTP/0.9") ? .badServerResponse : .unsupportedURL
         case CURLE_URL_MALFORMAT: return .badURL
         case CURLE_COULDNT_RESOLVE_HOST: return .cannotFindHost
         case CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost

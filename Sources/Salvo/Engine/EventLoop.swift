@@ -43,7 +43,7 @@ final class EventLoop: @unchecked Sendable {
     private var pool: [CurlEasy] = []
     private var hostQueue: HostQueue<Transfer>
     private var active: [ObjectIdentifier: Transfer] = [:]
-    private var priorKnowledgeHosts: Set<String> = []
+    private var priorKnowledgeHosts: Set<Substring> = []
     private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     private var shutdownError: CurlError?
     private let curl = CurlVersion.current
@@ -122,12 +122,13 @@ final class EventLoop: @unchecked Sendable {
     private func run() {
         var stillRunning: Int32 = 0
         var messagesLeft: Int32 = 0
+        // Two lists swapped under the lock, so neither is ever copied or reallocated.
+        var commands: [Command] = []
+        commands.reserveCapacity(64)
         while true {
-            let commands = inbox.withLock { inbox -> [Command] in
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return inbox.commands
-            }
+            inbox.withLock { swap(&$0.commands, &commands) }
             for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
             if let shutdownError {
                 failEverything(with: shutdownError)
                 flushDeliveries()

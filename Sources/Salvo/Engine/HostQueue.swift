@@ -29,7 +29,7 @@ struct HostQueue<Element: AnyObject> {
         }
     }
 
-    private var hosts: [String: Host] = [:]
+    private var hosts: [Substring: Host] = [:]
     private(set) var totalActive = 0
     private(set) var totalWaiting = 0
 
@@ -57,7 +57,7 @@ struct HostQueue<Element: AnyObject> {
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
     /// when it was queued.
-    mutating func admit(_ element: Element, host key: String) -> Bool {
+    mutating func admit(_ element: Element, host key: Substring) -> Bool {
         var host = hosts[key] ?? Host()
         defer { hosts[key] = host }
         if host.waitingCount == 0 && hasRoom(host) {
@@ -71,7 +71,7 @@ struct HostQueue<Element: AnyObject> {
     }
 
     /// Marks an active element of `key` finished and returns those that may start now.
-    mutating func finish(host key: String, multiplexed: Bool? = nil) -> [Element] {
+    mutating func finish(host key: Substring, multiplexed: Bool? = nil) -> [Element] {
         guard var host = hosts[key] else { return [] }
         host.active -= 1
         totalActive -= 1
@@ -102,7 +102,7 @@ struct HostQueue<Element: AnyObject> {
     }
 
     /// Removes a waiting element (a cancellation); returns whether it was waiting.
-    mutating func remove(_ element: Element, host key: String) -> Bool {
+    mutating func remove(_ element: Element, host key: Substring) -> Bool {
         guard var host = hosts[key],
               let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
         host.waiting.remove(at: index)

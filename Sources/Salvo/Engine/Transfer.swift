@@ -26,6 +26,13 @@ struct TransferOutcome: Sendable {
     var metrics: TransferMetrics
 }
 
+/// Whoever waits for a transfer's outcome: the request layer, named only through this
+/// protocol so the engine knows nothing of requests.
+protocol TransferOwner: AnyObject, Sendable {
+    /// Runs on the transfer's `deliveryQueue`, once.
+    func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome)
+}
+
 /// One attempt: what libcurl must send, where the received bytes go, and whom to tell when
 /// it ends.
 ///
@@ -37,7 +44,8 @@ final class Transfer: @unchecked Sendable {
     enum Phase { case created, waiting, active, done }
 
     let url: String
-    let hostKey: String
+    /// `scheme://authority`, a slice of `url` (no copy).
+    let hostKey: Substring
     let method: String
     let headers: CurlHeaderList
     let body: Data?
@@ -47,13 +55,14 @@ final class Transfer: @unchecked Sendable {
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
     let priorKnowledge: Bool
     let deliveryQueue: DispatchQueue
+    /// Held strongly until the outcome is delivered, then dropped, which breaks the
+    /// request-transfer cycle.
+    private var owner: (any TransferOwner)?
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
     var headHandler: (@Sendable (ResponseHead) -> Void)?
     /// HTTP authentication, offered when the server challenges.
     var credential: (user: String, password: String)?
-    /// Set once, before the transfer is submitted.
-    var completion: @Sendable (TransferOutcome) -> Void
 
     // Loop-thread state.
     var phase = Phase.created
@@ -63,9 +72,9 @@ final class Transfer: @unchecked Sendable {
     let received = ByteBuffer()
     var outcome: TransferOutcome?
 
-    init(url: String, hostKey: String, method: String, headers: CurlHeaderList, body: Data?,
+    init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
          idleTimeout: TimeInterval, options: EngineOptions, priorKnowledge: Bool,
-         deliveryQueue: DispatchQueue, completion: @escaping @Sendable (TransferOutcome) -> Void) {
+         deliveryQueue: DispatchQueue, owner: any TransferOwner) {
         self.url = url
         self.hostKey = hostKey
         self.method = method
@@ -75,13 +84,16 @@ final class Transfer: @unchecked Sendable {
         self.options = options
         self.priorKnowledge = priorKnowledge
         self.deliveryQueue = deliveryQueue
-        self.completion = completion
+        self.owner = owner
+        // Room for a typical header block, so the lines append without regrowing.
+        headerBytes.reserveCapacity(512)
     }
 
     /// Runs on `deliveryQueue`, once.
     func deliver() {
-        guard let outcome else { return }
-        completion(outcome)
+        guard let outcome, let owner else { return }
+        self.owner = nil
+        owner.transferDidFinish(self, outcome: outcome)
     }
 
     // MARK: libcurl callbacks (loop thread)

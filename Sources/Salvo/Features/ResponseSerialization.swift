@@ -119,7 +119,7 @@ struct SerializationInput {
     }
 
     init(context: ResponseContext?) {
-        method = context?.spec.method
+        method = (context?.origin ?? context)?.spec.method
         statusCode = context?.head?.statusCode
         textEncodingName = context?.head?.contentType.flatMap(Self.charset(of:))
     }

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Request {
+    /// The last request sent, as a `curl` command line, for logs and bug reports.
+    ///
+    /// The format is Alamofire's: `$ curl -v`, then `-X METHOD`, `-u user:password` when the
+    /// request has a credential (`authenticate(username:password:)`), `-b "cookies"`, one
+    /// `-H "Name: value"` per header (the session's `httpAdditionalHeaders` overridden by the
+    /// request's own), `-d "body"`, and the quoted URL, joined by `" \\\n\t"`. Returns
+    /// `"$ curl command could not be created"` before any request exists.
+    ///
+    /// Where Salvo differs from Alamofire, it is to describe what Salvo sends and what a shell
+    /// runs faithfully:
+    /// - Headers are listed sorted by name, so the text is stable; Alamofire's order follows
+    ///   Foundation's dictionaries.
+    /// - Cookies come from the request's own `Cookie` header. Salvo keeps received cookies in
+    ///   libcurl's jar, not in `HTTPCookieStorage`, so that storage is not read.
+    /// - Inside double quotes, `\`, `"`, `$` and `` ` `` are escaped; Alamofire escapes only
+    ///   `"` (and `\"`), which a shell can misread. For ordinary JSON bodies the text is the same.
+    /// - A header with an empty value is written `-H "Name;"`, curl's syntax for sending it
+    ///   empty (`"Name: "` would make curl drop the header).
+    ///
+    /// - Returns: The command.
+    public func cURLDescription() -> String {
+        guard let request = lastRequest, let url = request.url, url.host != nil, let method = request.httpMethod else {
+            return "$ curl command could not be created"
+        }
+        var components = ["$ curl -v", "-X \(method)"]
+
+        if let credential = credentialBox.value {
+            components.append("-u \(Self.shellWord("\(credential.user):\(credential.password)"))")
+        }
+
+        var headers = HTTPHeaders()
+        for (name, value) in delegate?.sessionConfiguration.httpAdditionalHeaders ?? [:] {
+            guard let name = name as? String, let value = value as? String else { continue }
+            headers.update(name: name, value: value)
+        }
+        for header in request.headers { headers.update(header) }
+        if let cookies = headers.value(for: "Cookie") {
+            components.append("-b \"\(Self.escapedForDoubleQuotes(cookies))\"")
+            headers.remove(name: "Cookie")
+        }
+        for header in headers.sorted() {
+            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            components.append("-H \"\(Self.escapedForDoubleQuotes(line))\"")
+        }
+
+        if let body = request.httpBody {
+            components.append("-d \"\(Self.escapedForDoubleQuotes(String(decoding: body, as: UTF8.self)))\"")
+        }
+
+        components.append("\"\(Self.escapedForDoubleQuotes(url.absoluteString))\"")
+        return components.joined(separator: " \\\n\t")
+    }
+
+    /// Calls `handler` with `cURLDescription()` once the request has been sent.
+    ///
+    /// - Note: When a request already exists the handler is called straight away, on `queue`.
+    ///   Otherwise Salvo calls it when the request finishes (Alamofire calls it as soon as the
+    ///   first `URLRequest` is created), and the text then describes the last request sent. A request that fails before anything is sent gets
+    ///   `"$ curl command could not be created"`, as in Alamofire.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the handler runs.
+    ///   - handler: Called once with the command.
+    /// - Returns: The request.
+    @discardableResult
+    public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self {
+        let queue = delegate?.handlerQueue(queue) ?? queue
+        let sent = mutableState.withLock { !$0.contexts.isEmpty }
+        if sent {
+            queue.async { handler(self.cURLDescription()) }
+        } else {
+            // Waiting for the first attempt needs a hook in the request's state machine; until
+            // it has one, the finish is the first moment a request is known to exist.
+            onFinish { queue.async { handler(self.cURLDescription()) } }
+        }
+        return self
+    }
+
+    /// Calls `handler` with `cURLDescription()` on the request's `underlyingQueue`; see
+    /// `cURLDescription(on:calling:)`.
+    ///
+    /// - Parameter handler: Called once with the command.
+    /// - Returns: The request.
+    @discardableResult
+    public func cURLDescription(calling handler: @escaping @Sendable (String) -> Void) -> Self {
+        cURLDescription(on: underlyingQueue, calling: handler)
+    }
+
+    /// `text` with the characters a shell still interprets inside double quotes escaped.
+    private static func escapedForDoubleQuotes(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "$" || $0 == "`" }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for character in text {
+            if character == "\\" || character == "\"" || character == "$" || character == "`" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    /// `text` as one shell word: bare when it holds only characters no shell treats specially
+    /// (Alamofire's `-u user:password` form), double-quoted otherwise.
+    private static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
+        }
+        return plain ? text : "\"\(escapedForDoubleQuotes(text))\""
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An `EventMonitor` whose events call optional closures, for watching a few events without
+/// declaring a type.
+///
+/// ```swift
+/// let monitor = ClosureEventMonitor()
+/// monitor.requestDidFinish = { request in logger.info("finished", metadata: ["id": "\(request.id)"]) }
+/// let session = Session(eventMonitors: [monitor])
+/// ```
+///
+/// Each closure may be set or replaced at any time, from any thread; an event calls the
+/// closure in place when the event is delivered. The closures run on `queue`, one at a time
+/// when it is serial (the default).
+///
+/// - Note: Differences from Alamofire: the default queue is a private serial queue rather
+///   than `.main`, which a server process may never drain. The closures are `@Sendable`,
+///   since events arrive from Salvo's threads. Where Alamofire's closures concern the
+///   `URLSessionTask` (`requestDidCreateTask`, `requestDidFailTaskEarlyWithError`,
+///   `requestDidCompleteTaskWithError`), Salvo's concern the attempt's transfer
+///   (`requestDidCreateTransfer`, `requestDidFailTransferWithError`,
+///   `requestDidCompleteAttemptWithError`), and metrics are `TransferMetrics`. The
+///   `URLSession`-level closures (`taskDidReceiveChallenge`, `dataTaskDidReceiveData`, ...)
+///   have no counterpart.
+open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
+    // `@unchecked Sendable` only because an `open` class cannot be checked: every closure
+    // lives in `closures`, a Mutex, and `queue` is an immutable, thread-safe reference.
+
+    /// Every closure, behind one lock; each event copies its closure out and calls it after
+    /// the lock is released, so a closure may itself set closures without deadlocking.
+    private struct Closures: Sendable {
+        var requestDidCreateInitialURLRequest: (@Sendable (Request, URLRequest) -> Void)?
+        var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)?
+        var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)?
+        var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)?
+        var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)?
+        var requestDidGatherMetrics: (@Sendable (Request, TransferMetrics) -> Void)?
+        var requestDidFailTransferWithError: (@Sendable (Request, AFError) -> Void)?
+        var requestDidCompleteAttemptWithError: (@Sendable (Request, AFError?) -> Void)?
+        var requestIsRetrying: (@Sendable (Request) -> Void)?
+        var requestDidFinish: (@Sendable (Request) -> Void)?
+        var requestDidResume: (@Sendable (Request) -> Void)?
+        var requestDidSuspend: (@Sendable (Request) -> Void)?
+        var requestDidCancel: (@Sendable (Request) -> Void)?
+        var requestDidValidateRequestResponseDataWithResult:
+            (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
+        var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
+    }
+
+    private let closures = Mutex(Closures())
+
+    /// The queue every closure runs on.
+    public let queue: DispatchQueue
+
+    /// Creates a monitor with no closures set.
+    ///
+    /// - Parameter queue: Where the closures run. A new private serial queue by default,
+    ///   never `.main`.
+    public init(queue: DispatchQueue = DispatchQueue(label: "org.salvo.closureEventMonitor")) {
+        self.queue = queue
+    }
+
+    // MARK: Closures
+
+    /// Called on `request(_:didCreateInitialURLRequest:)`.
+    open var requestDidCreateInitialURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateInitialURLRequest } }
+        set { closures.withLock { $0.requestDidCreateInitialURLRequest = newValue } }
+    }
+
+    /// Called on `request(_:didFailToCreateURLRequestWithError:)`.
+    open var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailToCreateURLRequestWithError } }
+        set { closures.withLock { $0.requestDidFailToCreateURLRequestWithError = newValue } }
+    }
+
+    /// Called on `request(_:didAdaptInitialRequest:to:)`.
+    open var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)? {
+        get { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest } }
+        set { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest = newValue } }
+    }
+
+    /// Called on `request(_:didFailToAdaptURLRequest:withError:)`.
+    open var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError } }
+        set { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError = newValue } }
+    }
+
+    /// Called on `request(_:didCreateTransferFor:)`, with the `URLRequest` the attempt sends.
+    /// Salvo's counterpart of Alamofire's `requestDidCreateURLRequest` and
+    /// `requestDidCreateTask`.
+    open var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateTransfer } }
+        set { closures.withLock { $0.requestDidCreateTransfer = newValue } }
+    }
+
+    /// Called on `request(_:didGatherMetrics:)`, once per attempt.
+    open var requestDidGatherMetrics: (@Sendable (Request, TransferMetrics) -> Void)? {
+        get { closures.withLock { $0.requestDidGatherMetrics } }
+        set { closures.withLock { $0.requestDidGatherMetrics = newValue } }
+    }
+
+    /// Called on `request(_:didFailTransferWithError:)`. Salvo's counterpart of Alamofire's
+    /// `requestDidFailTaskEarlyWithError`.
+    open var requestDidFailTransferWithError: (@Sendable (Request, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailTransferWithError } }
+        set { closures.withLock { $0.requestDidFailTransferWithError = newValue } }
+    }
+
+    /// Called on `request(_:didCompleteAttemptWithError:)`, once per attempt. Salvo's
+    /// counterpart of Alamofire's `requestDidCompleteTaskWithError`.
+    open var requestDidCompleteAttemptWithError: (@Sendable (Request, AFError?) -> Void)? {
+        get { closures.withLock { $0.requestDidCompleteAttemptWithError } }
+        set { closures.withLock { $0.requestDidCompleteAttemptWithError = newValue } }
+    }
+
+    /// Called on `requestIsRetrying(_:)`.
+    open var requestIsRetrying: (@Sendable (Request) -> Void)? {
+        get { closures.withLock { $0.requestIsRetrying } }
+        set { closures.withLock { $0.requestIsRetrying = newValue } }
+    }
+
+    /// Called on `requestDidFinish(_:)`.
+    open var requestDidFinish: (@Sendable (Request) -> Void)? {
+        get { closures.withLock { $0.requestDidFinish } }
+        set { closures.withLock { $0.requestDidFinish = newValue } }
+    }
+
+    /// Called on `requestDidResume(_:)`.
+    open var requestDidResume: (@Sendable (Request) -> Void)? {
+        get { closures.withLock { $0.requestDidResume } }
+        set { closures.withLock { $0.requestDidResume = newValue } }
+    }
+
+    /// Called on `requestDidSuspend(_:)`.
+    open var requestDidSuspend: (@Sendable (Request) -> Void)? {
+        get { closures.withLock { $0.requestDidSuspend } }
+        set { closures.withLock { $0.requestDidSuspend = newValue } }
+    }
+
+    /// Called on `requestDidCancel(_:)`.
+    open var requestDidCancel: (@Sendable (Request) -> Void)? {
+        get { closures.withLock { $0.requestDidCancel } }
+        set { closures.withLock { $0.requestDidCancel = newValue } }
+    }
+
+    /// Called on `request(_:didValidateRequest:response:data:withResult:)`.
+    open var requestDidValidateRequestResponseDataWithResult:
+        (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)? {
+        get { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult } }
+        set { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult = newValue } }
+    }
+
+    /// Called on `request(_:didParseResponse:)` for the unserialized `DataResponse<Data?, AFError>`.
+    open var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)? {
+        get { closures.withLock { $0.requestDidParseResponse } }
+        set { closures.withLock { $0.requestDidParseResponse = newValue } }
+    }
+
+    // MARK: Events
+
+    /// Calls `requestDidCreateInitialURLRequest`.
+    open func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) {
+        requestDidCreateInitialURLRequest?(request, urlRequest)
+    }
+
+    /// Calls `requestDidFailToCreateURLRequestWithError`.
+    open func request(_ request: Request, didFailToCreateURLRequestWithError error: AFError) {
+        requestDidFailToCreateURLRequestWithError?(request, error)
+    }
+
+    /// Calls `requestDidAdaptInitialRequestToAdaptedRequest`.
+    open func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {
+        requestDidAdaptInitialRequestToAdaptedRequest?(request, initialRequest, adaptedRequest)
+    }
+
+    /// Calls `requestDidFailToAdaptURLRequestWithError`.
+    open func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {
+        requestDidFailToAdaptURLRequestWithError?(request, initialRequest, error)
+    }
+
+    /// Calls `requestDidCreateTransfer`.
+    open func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest) {
+        requestDidCreateTransfer?(request, urlRequest)
+    }
+
+    /// Calls `requestDidGatherMetrics`.
+    open func request(_ request: Request, didGatherMetrics metrics: TransferMetrics) {
+        requestDidGatherMetrics?(request, metrics)
+    }
+
+    /// Calls `requestDidFailTransferWithError`.
+    open func request(_ request: Request, didFailTransferWithError error: AFError) {
+        requestDidFailTransferWithError?(request, error)
+    }
+
+    /// Calls `requestDidCompleteAttemptWithError`.
+    open func request(_ request: Request, didCompleteAttemptWithError error: AFError?) {
+        requestDidCompleteAttemptWithError?(request, error)
+    }
+
+    /// Calls `requestIsRetrying`.
+    open func requestIsRetrying(_ request: Request) {
+        requestIsRetrying?(request)
+    }
+
+    /// Calls `requestDidFinish`.
+    open func requestDidFinish(_ request: Request) {
+        requestDidFinish?(request)
+    }
+
+    /// Calls `requestDidResume`.
+    open func requestDidResume(_ request: Request) {
+        requestDidResume?(request)
+    }
+
+    /// Calls `requestDidSuspend`.
+    open func requestDidSuspend(_ request: Request) {
+        requestDidSuspend?(request)
+    }
+
+    /// Calls `requestDidCancel`.
+    open func requestDidCancel(_ request: Request) {
+        requestDidCancel?(request)
+    }
+
+    /// Calls `requestDidValidateRequestResponseDataWithResult`.
+    open func request(_ request: DataRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                      data: Data?, withResult result: Request.ValidationResult) {
+        requestDidValidateRequestResponseDataWithResult?(request, urlRequest, response, data, result)
+    }
+
+    /// Calls `requestDidParseResponse`.
+    open func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {
+        requestDidParseResponse?(request, response)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+
+// ClosureEventMonitor on real requests: which events arrive, in what order, on which thread.
+
+/// Event names recorded from the monitor's queue, with a note of any that ran on the main
+/// thread.
+private final class EventLog: Sendable {
+    private let state = Mutex<(events: [String], onMain: [String])>(([], []))
+
+    func record(_ event: String) {
+        let main = Thread.isMainThread
+        state.withLock {
+            $0.events.append(event)
+            if main { $0.onMain.append(event) }
+        }
+    }
+
+    var events: [String] { state.withLock { $0.events } }
+    var eventsOnMain: [String] { state.withLock { $0.onMain } }
+}
+
+/// A monitor recording every request-level event into `log`, and fulfilling `finished`
+/// (when given) on `requestDidFinish`.
+private func recordingMonitor(_ log: EventLog, finished: XCTestExpectation? = nil) -> ClosureEventMonitor {
+    let monitor = ClosureEventMonitor()
+    monitor.requestDidResume = { _ in log.record("resume") }
+    monitor.requestDidSuspend = { _ in log.record("suspend") }
+    monitor.requestDidCancel = { _ in log.record("cancel") }
+    monitor.requestDidCreateInitialURLRequest = { _, _ in log.record("createInitialURLRequest") }
+    monitor.requestDidFailToCreateURLRequestWithError = { _, _ in log.record("failToCreateURLRequest") }
+    monitor.requestDidAdaptInitialRequestToAdaptedRequest = { _, _, _ in log.record("adapt") }
+    monitor.requestDidFailToAdaptURLRequestWithError = { _, _, _ in log.record("failToAdapt") }
+    monitor.requestDidCreateTransfer = { _, _ in log.record("createTransfer") }
+    monitor.requestDidGatherMetrics = { _, _ in log.record("metrics") }
+    monitor.requestDidFailTransferWithError = { _, _ in log.record("failTransfer") }
+    monitor.requestDidCompleteAttemptWithError = { _, error in log.record(error == nil ? "attempt" : "failedAttempt") }
+    monitor.requestIsRetrying = { _ in log.record("retrying") }
+    monitor.requestDidFinish = { [finished] _ in
+        log.record("finish")
+        finished?.fulfill()
+    }
+    return monitor
+}
+
+private func monitorSession(monitors: [any EventMonitor], interceptor: (any RequestInterceptor)? = nil,
+                         startRequestsImmediately: Bool = true) -> Session {
+    Session(startRequestsImmediately: startRequestsImmediately, interceptor: interceptor, eventMonitors: monitors,
+            responseQueue: DispatchQueue(label: "test.monitor.responses"))
+}
+
+final class EventMonitorTests: XCTestCase {
+    func testDefaultQueueIsAPrivateQueueNotMain() {
+        let first = ClosureEventMonitor()
+        let second = ClosureEventMonitor()
+        XCTAssertFalse(first.queue === DispatchQueue.main)
+        XCTAssertFalse(first.queue === second.queue, "each monitor gets its own queue")
+        let given = DispatchQueue(label: "test.given")
+        XCTAssertTrue(ClosureEventMonitor(queue: given).queue === given)
+    }
+
+    func testResumeAndFinishArriveInOrderOffTheMainThread() throws {
+        let log = EventLog()
+        let finished = expectation(description: "requestDidFinish")
+        let responded = expectation(description: "response")
+        let session = monitorSession(monitors: [recordingMonitor(log, finished: finished)])
+        let url = try TestServers.shared.url(.httpbin, "/get")
+        // A URLRequest, so that the request-creation events have something to report.
+        let request = session.request(URLRequest(url: url))
+        request.validate().responseData { _ in responded.fulfill() }
+        withExtendedLifetime(session) { wait(for: [finished, responded], timeout: 10) }
+        XCTAssertEqual(log.events, ["resume", "createInitialURLRequest", "createTransfer", "metrics", "attempt", "finish"])
+        XCTAssertEqual(log.eventsOnMain, [])
+        XCTAssertEqual(request.state, .finished)
+    }
+
+    func testPlainURLRequestStillReportsResumeAttemptAndFinish() throws {
+        let log = EventLog()
+        let finished = expectation(description: "requestDidFinish")
+        let session = monitorSession(monitors: [recordingMonitor(log, finished: finished)])
+        session.request(try TestServers.shared.url(.nginx, "/small")).responseData { _ in }
+        withExtendedLifetime(session) { wait(for: [finished], timeout: 10) }
+        let events = log.events
+        XCTAssertEqual(events.first, "resume")
+        XCTAssertEqual(events.last, "finish")
+        XCTAssertEqual(events.filter { $0 == "attempt" }.count, 1)
+        XCTAssertEqual(log.eventsOnMain, [])
+    }
+
+    func testEveryMonitorReceivesEventsOnItsOwnQueue() throws {
+        let queue = DispatchQueue(label: "test.monitor.own")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "own")
+        let onOwnQueue = Mutex<[Bool]>([])
+        let finished = expectation(description: "both monitors")
+        finished.expectedFulfillmentCount = 2
+        let own = ClosureEventMonitor(queue: queue)
+        own.requestDidResume = { _ in onOwnQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == "own") } }
+        own.requestDidFinish = { _ in
+            onOwnQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == "own") }
+            finished.fulfill()
+        }
+        let other = ClosureEventMonitor()
+        other.requestDidFinish = { _ in finished.fulfill() }
+        let session = monitorSession(monitors: [own, other])
+        session.request(try TestServers.shared.url(.nginx, "/small")).responseData { _ in }
+        withExtendedLifetime(session) { wait(for: [finished], timeout: 10) }
+        XCTAssertEqual(onOwnQueue.withLock { $0 }, [true, true])
+    }
+
+    func testSuspendResumeAndCancelAreReported() throws {
+        let log = EventLog()
+        let finished = expectation(description: "requestDidFinish")
+        let responded = expectation(description: "response")
+        let session = monitorSession(monitors: [recordingMonitor(log, finished: finished)], startRequestsImmediately: false)
+        // The fault server never answers here, so the request is still running when cancelled.
+        let request = session.request(try TestServers.shared.url(.fault, "/stall-headers"))
+        request.responseData { response in
+            XCTAssertEqual(response.error?.isExplicitlyCancelledError, true)
+            responded.fulfill()
+        }
+        request.resume()
+        request.suspend()
+        request.resume()
+        request.cancel()
+        withExtendedLifetime(session) { wait(for: [finished, responded], timeout: 10) }
+        let events = log.events
+        let lifecycle = events.filter { ["resume", "suspend", "cancel", "finish"].contains($0) }
+        XCTAssertEqual(Array(lifecycle.prefix(3)), ["resume", "suspend", "resume"])
+        XCTAssertEqual(events.filter { $0 == "cancel" }.count, 1)
+        XCTAssertEqual(events.last, "finish")
+        XCTAssertEqual(events.filter { $0 == "finish" }.count, 1)
+        XCTAssertLessThan(events.firstIndex(of: "cancel")!, events.firstIndex(of: "finish")!)
+        XCTAssertEqual(request.state, .cancelled)
+    }
+
+    func testRetriesAndAdaptationAreReported() throws {
+        let log = EventLog()
+        let finished = expectation(description: "requestDidFinish")
+        let interceptor = Interceptor(adapters: [Adapter { request, _, completion in completion(.success(request)) }],
+                                      retriers: [RetryPolicy(exponentialBackoffScale: 0.001)])
+        let session = monitorSession(monitors: [recordingMonitor(log, finished: finished)], interceptor: interceptor)
+        let url = try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)")
+        session.request(url).validate().responseData { _ in }
+        withExtendedLifetime(session) { wait(for: [finished], timeout: 30) }
+        let events = log.events
+        XCTAssertEqual(events.filter { $0 == "adapt" }.count, 3, "every attempt is adapted: \(events)")
+        XCTAssertEqual(events.filter { $0 == "metrics" }.count, 3)
+        XCTAssertEqual(events.filter { $0 == "failedAttempt" }.count, 2)
+        XCTAssertEqual(events.filter { $0 == "retrying" }.count, 2)
+        XCTAssertEqual(events.filter { $0 == "attempt" }.count, 1)
+        XCTAssertEqual(events.filter { $0 == "finish" }.count, 1)
+        XCTAssertEqual(events.last, "finish")
+        XCTAssertEqual(log.eventsOnMain, [])
+    }
+
+    func testFailedAdaptationIsReported() throws {
+        struct Refused: Error {}
+        let log = EventLog()
+        let finished = expectation(description: "requestDidFinish")
+        let session = monitorSession(monitors: [recordingMonitor(log, finished: finished)],
+                                  interceptor: Adapter { _, _, completion in completion(.failure(Refused())) })
+        session.request(try TestServers.shared.url(.httpbin, "/get")).responseData { _ in }
+        withExtendedLifetime(session) { wait(for: [finished], timeout: 10) }
+        // The failed adaptation is offered to the retriers (none here) as a failed attempt.
+        XCTAssertEqual(log.events, ["resume", "createInitialURLRequest", "failToAdapt", "failedAttempt", "finish"])
+    }
+
+    func testClosuresCanBeReplacedWhileRunning() throws {
+        let monitor = ClosureEventMonitor()
+        let first = Mutex(0)
+        let second = Mutex(0)
+        monitor.requestDidFinish = { _ in first.withLock { $0 += 1 } }
+        XCTAssertNotNil(monitor.requestDidFinish)
+        monitor.requestDidFinish = { _ in second.withLock { $0 += 1 } }
+        let finished = expectation(description: "finished")
+        monitor.requestDidFinish = { [previous = monitor.requestDidFinish] request in
+            previous?(request)
+            finished.fulfill()
+        }
+        let session = monitorSession(monitors: [monitor])
+        session.request(try TestServers.shared.url(.nginx, "/small")).responseData { _ in }
+        withExtendedLifetime(session) { wait(for: [finished], timeout: 10) }
+        XCTAssertEqual(first.withLock { $0 }, 0)
+        XCTAssertEqual(second.withLock { $0 }, 1)
+        monitor.requestDidFinish = nil
+        XCTAssertNil(monitor.requestDidFinish)
+    }
+}

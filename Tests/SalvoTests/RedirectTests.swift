@@ -1,0 +1,198 @@
+import Foundation
+import Synchronization
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+
+// Redirects against httpbin: followed, method and body kept or dropped as URLSession does,
+// refused and modified through `Redirector`, per session and per request, and credentials
+// kept from another host.
+
+private func redirectSession(redirectHandler: (any RedirectHandler)? = nil) -> Session {
+    Session(redirectHandler: redirectHandler, responseQueue: DispatchQueue(label: "test.redirect.responses"))
+}
+
+/// The JSON object httpbin echoes.
+private func echo(_ data: Data?) -> [String: Any] {
+    guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+    return object
+}
+
+private func echoedHeaders(_ data: Data?) -> [String: String] {
+    (echo(data)["headers"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
+}
+
+/// httpbin's `/redirect-to`, answering `status` with `Location: target`.
+private func redirectTo(_ target: String, status: Int) throws -> URL {
+    var components = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
+    components.queryItems = [URLQueryItem(name: "url", value: target), URLQueryItem(name: "status_code", value: String(status))]
+    return components.url!
+}
+
+final class RedirectTests: XCTestCase {
+    func testRedirectChainIsFollowed() throws {
+        let session = redirectSession()
+        let url = try TestServers.shared.url(.httpbin, "/redirect/3")
+        let done = expectation(description: "response")
+        session.request(url).validate().responseData { response in
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.response?.statusCode, 200)
+            XCTAssertEqual(response.response?.url?.path, "/get")
+            XCTAssertEqual((echo(response.data)["url"] as? String).flatMap(URL.init(string:))?.path, "/get")
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testRedirect307KeepsMethodAndBody() throws {
+        let session = redirectSession()
+        let url = try redirectTo("/anything", status: 307)
+        let done = expectation(description: "response")
+        session.request(url, method: .post, parameters: ["a": 1], encoding: JSONEncoding.default).validate().responseData { response in
+            XCTAssertNil(response.error)
+            let object = echo(response.data)
+            XCTAssertEqual(object["method"] as? String, "POST")
+            XCTAssertEqual((object["json"] as? [String: Any])?["a"] as? Int, 1)
+            XCTAssertEqual(echoedHeaders(response.data)["Content-Type"], "application/json")
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testRedirect308KeepsMethodAndBody() throws {
+        let session = redirectSession()
+        let url = try redirectTo("/anything", status: 308)
+        let done = expectation(description: "response")
+        session.request(url, method: .put, parameters: ["b": "x"], encoding: JSONEncoding.default).validate().responseData { response in
+            let object = echo(response.data)
+            XCTAssertEqual(object["method"] as? String, "PUT")
+            XCTAssertEqual((object["json"] as? [String: Any])?["b"] as? String, "x")
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testRedirect303TurnsPostIntoGetWithoutBody() throws {
+        let session = redirectSession()
+        let url = try redirectTo("/anything", status: 303)
+        let done = expectation(description: "response")
+        session.request(url, method: .post, parameters: ["a": 1], encoding: JSONEncoding.default).validate().responseData { response in
+            XCTAssertNil(response.error)
+            let object = echo(response.data)
+            XCTAssertEqual(object["method"] as? String, "GET")
+            XCTAssertEqual(object["data"] as? String, "")
+            XCTAssertNil(echoedHeaders(response.data)["Content-Type"])
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testDoNotFollowDeliversTheRedirectItself() throws {
+        let session = redirectSession()
+        let url = try redirectTo("/get", status: 302)
+        let done = expectation(description: "response")
+        session.request(url).redirect(using: .doNotFollow).response { response in
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.response?.statusCode, 302)
+            XCTAssertEqual(response.response?.value(forHTTPHeaderField: "Location"), "/get")
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testSessionRedirectorAppliesAndRequestRedirectorWins() throws {
+        let session = redirectSession(redirectHandler: Redirector.doNotFollow)
+        let refused = expectation(description: "session's handler")
+        let followed = expectation(description: "request's handler")
+        session.request(try redirectTo("/get", status: 302)).response { response in
+            XCTAssertEqual(response.response?.statusCode, 302)
+            refused.fulfill()
+        }
+        session.request(try redirectTo("/get", status: 302)).redirect(using: Redirector.follow).response { response in
+            XCTAssertEqual(response.response?.statusCode, 200)
+            XCTAssertEqual(response.response?.url?.path, "/get")
+            followed.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [refused, followed], timeout: 10) }
+    }
+
+    func testModifyChangesTheTarget() throws {
+        let session = redirectSession()
+        let url = try redirectTo("/get", status: 302)
+        let replacement = try TestServers.shared.url(.httpbin, "/anything?modified=yes")
+        let seen = Mutex<(requestID: UUID?, status: Int?, proposed: String?)>((nil, nil, nil))
+        let done = expectation(description: "response")
+        let request = session.request(url)
+        request.redirect(using: .modify { redirected, proposed, response in
+            seen.withLock { $0 = (redirected.id, response.statusCode, proposed.url?.path) }
+            var changed = proposed
+            changed.url = replacement
+            return changed
+        }).validate().responseData { response in
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.response?.url?.path, "/anything")
+            XCTAssertEqual((echo(response.data)["args"] as? [String: Any])?["modified"] as? String, "yes")
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+        let observed = seen.withLock { $0 }
+        XCTAssertEqual(observed.requestID, request.id, "the closure receives the Request being redirected")
+        XCTAssertEqual(observed.status, 302)
+        XCTAssertEqual(observed.proposed, "/get")
+    }
+
+    func testModifyReturningNilStopsLikeDoNotFollow() throws {
+        let session = redirectSession()
+        let done = expectation(description: "response")
+        session.request(try redirectTo("/get", status: 301)).redirect(using: .modify { _, _, _ in nil }).response { response in
+            XCTAssertEqual(response.response?.statusCode, 301)
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+    }
+
+    func testAuthorizationIsNotCarriedToAnotherHost() throws {
+        let session = redirectSession()
+        // httpbin listens on 127.0.0.1; "localhost" reaches the same server under another
+        // host name, which is what counts for where credentials may go.
+        let base = try TestServers.shared.httpbin
+        XCTAssertEqual(base.host, "127.0.0.1")
+        let otherHost = "http://localhost:\(base.port!)/headers"
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer secret",
+            "Cookie": "session=secret",
+            "X-Custom": "kept",
+        ]
+        let crossHost = expectation(description: "other host")
+        let sameHost = expectation(description: "same host")
+        session.request(try redirectTo(otherHost, status: 302), headers: headers).validate().responseData { response in
+            XCTAssertNil(response.error)
+            let echoed = echoedHeaders(response.data)
+            XCTAssertEqual(echoed["Host"], "localhost:\(base.port!)")
+            XCTAssertNil(echoed["Authorization"])
+            XCTAssertNil(echoed["Cookie"])
+            XCTAssertEqual(echoed["X-Custom"], "kept")
+            crossHost.fulfill()
+        }
+        session.request(try redirectTo("/headers", status: 302), headers: headers).validate().responseData { response in
+            let echoed = echoedHeaders(response.data)
+            XCTAssertEqual(echoed["Authorization"], "Bearer secret")
+            XCTAssertEqual(echoed["X-Custom"], "kept")
+            sameHost.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [crossHost, sameHost], timeout: 10) }
+    }
+
+    func testRedirectorStaticHelpers() {
+        let follow: Redirector = .follow
+        let refuse: Redirector = .doNotFollow
+        let modify: Redirector = .modify { _, request, _ in request }
+        guard case .follow = follow.behavior else { return XCTFail("follow") }
+        guard case .doNotFollow = refuse.behavior else { return XCTFail("doNotFollow") }
+        guard case .modify = modify.behavior else { return XCTFail("modify") }
+        let asHandler: any RedirectHandler = .doNotFollow
+        XCTAssertTrue(asHandler is Redirector)
+    }
+}
