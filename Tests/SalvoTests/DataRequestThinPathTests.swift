@@ -1,5 +1,5 @@
 import XCTest
-import Salvo
+@testable import Salvo
 
 final class DataRequestThinPathTests: XCTestCase {
     func testGetFromNginxThroughTheLoop() throws {
@@ -32,5 +32,24 @@ final class DataRequestThinPathTests: XCTestCase {
             done.fulfill()
         }
         wait(for: [done], timeout: 10)
+    }
+}
+
+final class RequestSpecTests: XCTestCase {
+    func testPlainURLTextIsRecognisedOnlyWhenFoundationParsesItTheSameWay() {
+        let plain = ["http://127.0.0.1:8080/small", "https://api.example.com/users?page=1&x=y", "http://host", "http://h-1.example.org/a_b~c"]
+        for text in plain {
+            XCTAssertTrue(RequestSpec.isPlainHTTPURL(text), text)
+            XCTAssertEqual(URL(string: text)?.absoluteString, text)
+        }
+        let notPlain = ["ftp://x/", "http://", "http:///x", "http://host:abc/", "http://host:123456/", "http://a b/", "http://h/é",
+                        "http://user@host/", "http://h/%20", "http://[::1]/", "HTTP://host/", "http://h/#f"]
+        for text in notPlain { XCTAssertFalse(RequestSpec.isPlainHTTPURL(text), text) }
+    }
+
+    func testOriginKey() {
+        XCTAssertEqual(RequestSpec.originKey(of: "http://127.0.0.1:8080/small?x=1"), "http://127.0.0.1:8080")
+        XCTAssertEqual(RequestSpec.originKey(of: "HTTPS://Example.COM/a"), "https://example.com")
+        XCTAssertEqual(RequestSpec.originKey(of: "http://h?q"), "http://h")
     }
 }

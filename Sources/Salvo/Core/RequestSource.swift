@@ -22,6 +22,9 @@ struct RequestConvertible: URLRequestConvertible {
     /// straight from the URL, skipping Foundation's header setters.
     var plainSpec: RequestSpec? {
         guard parameters == nil, requestModifier == nil else { return nil }
+        if let text = url as? String, RequestSpec.isPlainHTTPURL(text) {
+            return RequestSpec(plainURLString: text, method: method, headers: headers ?? HTTPHeaders())
+        }
         guard let parsed = try? url.asURL() else { return nil }
         return RequestSpec(url: parsed, urlString: url as? String, method: method, headers: headers ?? HTTPHeaders())
     }

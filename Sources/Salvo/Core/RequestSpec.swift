@@ -7,11 +7,21 @@ import FoundationNetworking
 /// built straight from a URL, method and headers), so the hot path never mutates a
 /// `URLRequest`, whose header setters are expensive on Linux.
 struct RequestSpec: Sendable {
-    var url: URL {
-        didSet { urlString = url.absoluteString }
-    }
+    /// The URL, parsed when the spec was made from one, else on first use: a plain URL
+    /// string that `isPlainHTTPURL` accepts goes to libcurl without Foundation parsing it.
+    private var parsedURL: URL?
     /// The URL as text, kept so it is made once (the text the caller gave, when it was text).
     private(set) var urlString: String
+
+    var url: URL {
+        // `isPlainHTTPURL` admits only text Foundation parses, so the fallback is unreachable;
+        // it exists to keep a bad assumption from becoming a crash.
+        get { parsedURL ?? URL(string: urlString) ?? URL(string: "http://invalid.invalid/")! }
+        set {
+            parsedURL = newValue
+            urlString = newValue.absoluteString
+        }
+    }
     var method: HTTPMethod
     var headers: HTTPHeaders
     var body: Data?
@@ -19,7 +29,7 @@ struct RequestSpec: Sendable {
 
     init(url: URL, urlString: String? = nil, method: HTTPMethod, headers: HTTPHeaders, body: Data? = nil,
          timeoutInterval: TimeInterval = 60) {
-        self.url = url
+        parsedURL = url
         self.urlString = urlString ?? url.absoluteString
         self.method = method
         self.headers = headers
@@ -27,12 +37,83 @@ struct RequestSpec: Sendable {
         self.timeoutInterval = timeoutInterval
     }
 
+    /// A spec for URL text already known to parse (see `isPlainHTTPURL`).
+    init(plainURLString: String, method: HTTPMethod, headers: HTTPHeaders) {
+        parsedURL = nil
+        urlString = plainURLString
+        self.method = method
+        self.headers = headers
+        body = nil
+        timeoutInterval = 60
+    }
+
+    /// Whether URL text is an `http` or `https` URL made only of characters that need no
+    /// escaping and no interpretation: such text parses the same in Foundation and libcurl,
+    /// so the Foundation parse (the costliest step of a small request's set-up) can wait
+    /// until something asks for a `URL`.
+    static func isPlainHTTPURL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let prefixLength: Int
+            if bytes.starts(with: "http://".utf8) {
+                prefixLength = 7
+            } else if bytes.starts(with: "https://".utf8) {
+                prefixLength = 8
+            } else {
+                return false
+            }
+            // Authority: a host of letters, digits, '-' and '.', then an optional port.
+            var index = prefixLength
+            var hostLength = 0
+            while index < bytes.count, Self.isHostByte(bytes[index]) {
+                index += 1
+                hostLength += 1
+            }
+            guard hostLength > 0 else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                index += 1
+                var digits = 0
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    index += 1
+                    digits += 1
+                }
+                guard digits > 0, digits <= 5 else { return false }
+            }
+            guard index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") else { return false }
+            // Path and query: unreserved characters and the few delimiters that need no escaping.
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                     UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"):
+                    index += 1
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
+
+
+
     /// Reads a `URLRequest`.
     ///
     /// - Throws: `AFError.invalidURL` when the request has no URL.
     init(_ urlRequest: URLRequest) throws {
         guard let url = urlRequest.url else { throw AFError.invalidURL(url: "") }
-        self.url = url
+        parsedURL = url
         urlString = url.absoluteString
         method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
         headers = urlRequest.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders()
