@@ -14,7 +14,9 @@ extension DataRequest {
     public func response(queue: DispatchQueue = .main,
                          completionHandler: @escaping @Sendable (AFDataResponse<Data?>) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        appendHandler(queue: queue) { [unowned self] in
+        // Strong: the handler may run after the session let go of the request; the handler
+        // list is emptied when it runs, which breaks the cycle.
+        appendHandler(queue: queue) { [self] in
             let snapshot = responseSnapshot()
             let result: Result<Data?, AFError> = snapshot.error.map { .failure($0) } ?? .success(snapshot.data)
             let response = AFDataResponse<Data?>(context: snapshot.context, data: snapshot.data, metrics: snapshot.metrics,
@@ -37,7 +39,9 @@ extension DataRequest {
                                                                      responseSerializer: Serializer,
                                                                      completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        appendHandler(queue: queue) { [unowned self] in
+        // Strong: the handler may run after the session let go of the request; the handler
+        // list is emptied when it runs, which breaks the cycle.
+        appendHandler(queue: queue) { [self] in
             completionHandler(serializedResponse(using: responseSerializer))
         }
         return self

@@ -53,6 +53,7 @@ open class DataRequest: Request, @unchecked Sendable {
     /// `HTTPURLResponse` when no one else needs it.
     @discardableResult
     func appendValidator(_ check: @escaping @Sendable (DataRequest, ResponseHead, Data?, ResponseContext) -> ValidationResult) -> Self {
+        // Unowned: validators only run from `runValidators()`, called on this request.
         let validator: @Sendable () -> Void = { [unowned self] in
             let (error, context, data) = mutableState.withLock { ($0.error, $0.contexts.last, $0.data) }
             guard error == nil, let context, let head = context.head else { return }
