@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Salvo", targets: ["Salvo"]),
         .executable(name: "salvo", targets: ["salvo"]),
+        .executable(name: "salvo-bench", targets: ["salvo-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +24,17 @@ let package = Package(
             name: "salvo",
             dependencies: ["Salvo"],
             path: "Sources/salvo"
+        ),
+        // The raw libcurl baseline salvo-bench measures Salvo against.
+        .target(
+            name: "CurlBaseline",
+            path: "Benchmarks/CurlBaseline",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .executableTarget(
+            name: "salvo-bench",
+            dependencies: ["Salvo", "CurlBaseline"],
+            path: "Benchmarks/salvo-bench"
         ),
         .testTarget(
             name: "SalvoTests",

@@ -95,6 +95,12 @@ if grep -E 'with [1-9][0-9]* tests? skipped|Test .* skipped' "$LOGS/test.log" >/
     exit 1
 fi
 
+# The benchmark suite, briefly, to prove it still runs (never to judge speed:
+# figures on a shared CI machine mean nothing). It starts and stops its own nginx.
+if [[ $# -eq 0 ]]; then
+    run_logged "$LOGS/bench-quick.log" "$ROOT/.build/release/salvo-bench" --quick
+fi
+
 # The CMake build: CMake-based projects embed Salvo this way; keep it working.
 # A compiler found on PATH, or the toolchain's under /opt/swift.
 SWIFTC="$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)"

@@ -15,6 +15,15 @@ final class DataRequestThinPathTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    func testARequestsOwnAcceptEncodingWinsAndResponsesAreStillDecoded() throws {
+        let session = Session(responseQueue: DispatchQueue(label: "test.responses"))
+        let url = try TestServers.shared.url(.httpbin, "/gzip")
+        let response = awaitData(session.request(url, headers: [.acceptEncoding("gzip")]).validate())
+        let json = json(response.data)
+        XCTAssertEqual(json["gzipped"] as? Bool, true)
+        XCTAssertEqual((json["headers"] as? [String: Any])?["Accept-Encoding"] as? String, "gzip")
+    }
+
     func testHttpbinEchoesHeadersAndQuery() throws {
         let session = Session(responseQueue: DispatchQueue(label: "test.responses"))
         let url = try TestServers.shared.url(.httpbin, "/get")
@@ -28,7 +37,10 @@ final class DataRequestThinPathTests: XCTestCase {
             }
             XCTAssertEqual((json["args"] as? [String: Any])?["a"] as? String, "b c")
             XCTAssertEqual((json["headers"] as? [String: Any])?["X-Test"] as? String, "1")
-            XCTAssertNotNil((json["headers"] as? [String: Any])?["User-Agent"] as? String)
+            let headers = json["headers"] as? [String: Any]
+            XCTAssertEqual(headers?["User-Agent"] as? String, HTTPHeaders.default["User-Agent"])
+            XCTAssertEqual(headers?["Accept-Encoding"] as? String, HTTPHeaders.default["Accept-Encoding"])
+            XCTAssertEqual(headers?["Accept-Language"] as? String, HTTPHeaders.default["Accept-Language"])
             done.fulfill()
         }
         wait(for: [done], timeout: 10)

@@ -100,6 +100,10 @@ open class Session: @unchecked Sendable {
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
             if let name = name as? String, let value = value as? String { headers.add(name: name, value: value) }
         }
+        // With decoding on, the session's Accept-Encoding goes to libcurl's own option, which
+        // both sends it and enables decoding.
+        let acceptEncoding = transport.decompressesResponses ? headers["Accept-Encoding"] : nil
+        if acceptEncoding != nil { headers.remove(name: "Accept-Encoding") }
         let lines = headers.map { ($0.name, "\($0.name): \($0.value)") }
         defaultHeaderLines = lines
         let shared = CurlHeaderList()
@@ -111,6 +115,7 @@ open class Session: @unchecked Sendable {
         options.resourceTimeout = configuration.timeoutIntervalForResource
         options.maximumConnectionsPerHost = configuration.httpMaximumConnectionsPerHost
         options.cookies = configuration.httpShouldSetCookies
+        options.acceptEncoding = acceptEncoding
         loop = EventLoop(options: options)
         delegate.attach(to: self)
     }
@@ -318,6 +323,7 @@ open class Session: @unchecked Sendable {
         )
         if hasHeadHandlers { transfer.headHandler = (request as? DataRequest)?.headHandler() }
         if let credential { transfer.credential = (credential.user, credential.password) }
+        if !spec.headers.isEmpty, spec.headers["Accept-Encoding"] != nil { transfer.overridesAcceptEncoding = true }
         let accepted = request.mutableState.withLock { state -> Bool in
             guard !state.completed, state.state != .cancelled else { return false }
             state.attempt += 1

@@ -6,6 +6,11 @@ public struct TransportConfiguration: Sendable {
     public var httpVersion: HTTPVersionPolicy
     /// Transfers at once across all hosts; 0 (the default) for no limit.
     public var maximumConnections: Int
+    /// Concurrent HTTP/2 streams Salvo opens on one connection; 100 by default, the least
+    /// RFC 9113 asks servers to allow. For h2c with prior knowledge on libcurl before 8.0 it
+    /// is also the most transfers one host gets at once (the rest wait their turn in
+    /// Salvo's queue without timing), since a second connection cannot be opened there.
+    public var maximumStreamsPerConnection: Int
     /// Seconds to wait for a connection. 60 by default.
     public var connectTimeout: TimeInterval
     /// A proxy URL such as `http://proxy:3128` or `socks5h://host:1080`; `nil` uses none
@@ -24,12 +29,14 @@ public struct TransportConfiguration: Sendable {
     public var verboseLogger: (@Sendable (String) -> Void)?
 
     /// Creates a configuration.
-    public init(httpVersion: HTTPVersionPolicy = .automatic, maximumConnections: Int = 0, connectTimeout: TimeInterval = 60,
+    public init(httpVersion: HTTPVersionPolicy = .automatic, maximumConnections: Int = 0,
+                maximumStreamsPerConnection: Int = 100, connectTimeout: TimeInterval = 60,
                 proxy: String? = nil, caBundlePath: String? = nil, validatesCertificates: Bool = true,
                 decompressesResponses: Bool = true, receiveBufferSize: Int = 0,
                 verboseLogger: (@Sendable (String) -> Void)? = nil) {
         self.httpVersion = httpVersion
         self.maximumConnections = maximumConnections
+        self.maximumStreamsPerConnection = max(1, maximumStreamsPerConnection)
         self.connectTimeout = connectTimeout
         self.proxy = proxy
         self.caBundlePath = caBundlePath
@@ -43,6 +50,7 @@ public struct TransportConfiguration: Sendable {
         var options = EngineOptions()
         options.httpVersion = httpVersion
         options.maximumConnections = maximumConnections
+        options.maximumStreamsPerConnection = maximumStreamsPerConnection
         options.connectTimeout = connectTimeout
         options.proxy = proxy
         options.caBundlePath = caBundlePath

@@ -55,7 +55,12 @@ extension CurlEasy {
             if let body = transfer.body { setBody(body) }
         }
 
-        if options.decompressesResponses { set(CURLOPT_ACCEPT_ENCODING, string: "") }
+        if let acceptEncoding = options.acceptEncoding, !transfer.overridesAcceptEncoding {
+            set(CURLOPT_ACCEPT_ENCODING, string: acceptEncoding)
+        } else if options.decompressesResponses {
+            // "" turns decoding on; the request's own Accept-Encoding line is what is sent.
+            set(CURLOPT_ACCEPT_ENCODING, string: "")
+        }
         if options.receiveBufferSize > 0 { set(CURLOPT_BUFFERSIZE, options.receiveBufferSize) }
 
         switch options.httpVersion {

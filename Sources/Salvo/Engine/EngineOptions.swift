@@ -8,10 +8,14 @@ struct EngineOptions: Sendable {
     var resourceTimeout: TimeInterval = 604_800
     var maximumConnectionsPerHost = 6
     var maximumConnections = 0
+    var maximumStreamsPerConnection = 100
     var proxy: String?
     var caBundlePath: String?
     var validatesCertificates = true
     var decompressesResponses = true
+    /// The session's own `Accept-Encoding` value, which libcurl then sends itself: cheaper
+    /// per request than the same line as a custom header.
+    var acceptEncoding: String?
     var receiveBufferSize = 0
     /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
     var cookies = true

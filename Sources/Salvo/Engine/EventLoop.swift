@@ -59,7 +59,7 @@ final class EventLoop: @unchecked Sendable {
         self.multi = multi
         hostQueue = HostQueue(connectionsPerHost: options.maximumConnectionsPerHost,
                               totalLimit: options.maximumConnections,
-                              streamsPerConnection: 256)
+                              streamsPerConnection: options.maximumStreamsPerConnection)
         if options.cookies, let share = curl_share_init() {
             _ = salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
             self.share = share
@@ -67,7 +67,7 @@ final class EventLoop: @unchecked Sendable {
             share = nil
         }
         _ = salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, 256)
+        _ = salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maximumStreamsPerConnection)
         start()
     }
 
@@ -163,7 +163,9 @@ final class EventLoop: @unchecked Sendable {
         switch command {
         case let .add(transfer):
             guard transfer.phase == .created else { return }
-            if hostQueue.admit(transfer, host: transfer.hostKey) {
+            // On libcurl < 8 an h2c host must be served by the one prior-knowledge connection.
+            let single = transfer.priorKnowledge && !curl.reusesPriorKnowledgeConnections
+            if hostQueue.admit(transfer, host: transfer.hostKey, singleConnection: single) {
                 begin(transfer)
             } else {
                 transfer.phase = .waiting

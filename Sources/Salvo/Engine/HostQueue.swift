@@ -14,6 +14,9 @@ struct HostQueue<Element: AnyObject> {
         var head = 0
         /// Seen to speak HTTP/2, so one connection carries many transfers.
         var multiplexed = false
+        /// Every transfer must share one connection (h2c with prior knowledge on libcurl < 8:
+        /// a second connection would be opened without it, and refused).
+        var singleConnection = false
 
         var waitingCount: Int { waiting.count - head }
 
@@ -39,15 +42,19 @@ struct HostQueue<Element: AnyObject> {
     let totalLimit: Int
     /// Transfers per host once the host is known to multiplex over HTTP/2.
     let streamsPerHost: Int
+    /// Concurrent streams on one HTTP/2 connection.
+    let streamsPerConnection: Int
 
     init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
         self.connectionsPerHost = connectionsPerHost
         self.totalLimit = totalLimit
+        self.streamsPerConnection = streamsPerConnection
         self.streamsPerHost = connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0
     }
 
     private func hostLimit(_ host: Host) -> Int {
-        host.multiplexed ? streamsPerHost : connectionsPerHost
+        if host.singleConnection { return streamsPerConnection }
+        return host.multiplexed ? streamsPerHost : connectionsPerHost
     }
 
     private func hasRoom(_ host: Host) -> Bool {
@@ -57,8 +64,9 @@ struct HostQueue<Element: AnyObject> {
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
     /// when it was queued.
-    mutating func admit(_ element: Element, host key: Substring) -> Bool {
+    mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false) -> Bool {
         var host = hosts[key] ?? Host()
+        if singleConnection { host.singleConnection = true }
         defer { hosts[key] = host }
         if host.waitingCount == 0 && hasRoom(host) {
             host.active += 1

@@ -61,6 +61,8 @@ final class Transfer: @unchecked Sendable {
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
     var headHandler: (@Sendable (ResponseHead) -> Void)?
+    /// The request carries its own `Accept-Encoding` header.
+    var overridesAcceptEncoding = false
     /// HTTP authentication, offered when the server challenges.
     var credential: (user: String, password: String)?
 

@@ -1,0 +1,5 @@
+/// A failure that ends a suite, with a message for the terminal.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,22 @@
+/// What one child process measured for one client and case.
+struct ClientMeasurement: Codable, Sendable {
+    /// Requests in the measured phase (after the warm-up).
+    var requests: Int
+    /// Wall time of the measured phase.
+    var seconds: Double
+    /// CPU time (user + system, every thread) of the measured phase.
+    var cpuSeconds: Double
+    /// The child's peak resident memory, warm-up included.
+    var peakRSSKiB: Int
+    /// The child's peak resident memory before the client was created: the Swift runtime
+    /// and Foundation every child carries, the C driver's included.
+    var startRSSKiB: Int
+    /// Requests that failed (an error, a status other than 200, a short body).
+    var failures: Int
+
+    var requestsPerSecond: Double { Double(requests) / seconds }
+    var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }
+    var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
+    /// What the client added to the process's peak memory.
+    var rssGrowthMiB: Double { Double(peakRSSKiB - startRSSKiB) / 1024 }
+}

@@ -1,0 +1,70 @@
+/// The terminal table and the JSON records of one dispatch case.
+extension DispatchCaseOutcome {
+    func printTable() {
+        var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
+                               "CPU µs/req", "peak RSS MiB", "client MiB", "failures"])
+        var notes: [String] = []
+        for client in clients {
+            if let reason = unavailable[client] {
+                table.add([client.title, "n/a"])
+                notes.append("\(client.title): \(reason)")
+            } else if let runs = samples[client], let rate = requestsPerSecond(client),
+                      let cpu = cpuPerRequest(client), let rss = peakRSS(client), let growth = rssGrowth(client) {
+                let failures = runs.reduce(0) { $0 + $1.failures }
+                table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
+                           "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
+                           Format.fixed(rss.median, 1), Format.fixed(growth.median, 1), failures == 0 ? "0" : "\(failures) !"])
+                if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
+            } else {
+                table.add([client.title, "FAILED"])
+                notes.append("\(client.title): FAILED: \(errors[client] ?? "no result")")
+            }
+        }
+        Console.line("\n" + table.rendered)
+        for line in notes + ratioLines { Console.line("  " + line) }
+    }
+
+    private var ratioLines: [String] {
+        var lines: [String] = []
+        if let ratio = ratio(.curlPoll, to: .curlEpoll) {
+            lines.append("libcurl poll / epoll: \(Format.fixed(ratio, 2))")
+        }
+        for client in Self.salvoClients {
+            var parts: [String] = []
+            if let ratio = ratio(client, to: .curlEpoll) {
+                let extra = extraCPU(client, over: .curlEpoll).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
+                parts.append("/ raw libcurl \(Format.fixed(ratio, 2))\(extra)")
+            }
+            if let ratio = ratio(client, to: .urlSession) {
+                parts.append("/ URLSession \(Format.fixed(ratio, 2))×")
+            }
+            if lostRequests(client) { parts.append("NOT COMPARABLE: requests failed") }
+            if !parts.isEmpty { lines.append("\(client.title) " + parts.joined(separator: "; ")) }
+        }
+        return lines
+    }
+
+    func record(into report: inout BenchReport) {
+        for client in clients {
+            if let reason = unavailable[client] {
+                report.add(suite: .dispatch, case: name, client: client.rawValue, figures: [:], note: reason)
+                continue
+            }
+            guard let runs = samples[client], let rate = requestsPerSecond(client), let cpu = cpuPerRequest(client),
+                  let rss = peakRSS(client), let growth = rssGrowth(client) else {
+                report.add(suite: .dispatch, case: name, client: client.rawValue, figures: [:],
+                           note: "failed: \(errors[client] ?? "no result")")
+                continue
+            }
+            var figures: [String: Double] = [
+                "requests": Double(runs[0].requests), "rounds": Double(runs.count),
+                "requestsPerSecond": rate.median, "requestsPerSecondMin": rate.minimum, "requestsPerSecondMax": rate.maximum,
+                "cpuMicrosecondsPerRequest": cpu.median, "peakRSSMiB": rss.median, "clientRSSMiB": growth.median,
+                "failures": Double(runs.reduce(0) { $0 + $1.failures }),
+            ]
+            if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }
+            if client != .urlSession, let ratio = ratio(client, to: .urlSession) { figures["ratioToURLSession"] = ratio }
+            report.add(suite: .dispatch, case: name, client: client.rawValue, figures: figures, note: errors[client])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// What every client measured in one dispatch case (protocol and in-flight count).
+struct DispatchCaseOutcome {
+    let `protocol`: BenchProtocol
+    let inflight: Int
+    let clients: [DispatchClient]
+    var samples: [DispatchClient: [ClientMeasurement]] = [:]
+    var errors: [DispatchClient: String] = [:]
+    var unavailable: [DispatchClient: String] = [:]
+
+    init(protocol: BenchProtocol, inflight: Int, clients: [DispatchClient]) {
+        self.protocol = `protocol`
+        self.inflight = inflight
+        self.clients = clients
+    }
+
+    var name: String { "\(`protocol`.rawValue), \(inflight) in flight" }
+
+    /// No client failed, no request was lost.
+    var healthy: Bool {
+        errors.isEmpty && samples.values.allSatisfy { $0.allSatisfy { $0.failures == 0 } }
+    }
+
+    func requestsPerSecond(_ client: DispatchClient) -> Statistics? {
+        samples[client].map { Statistics($0.map(\.requestsPerSecond)) }
+    }
+
+    func cpuPerRequest(_ client: DispatchClient) -> Statistics? {
+        samples[client].map { Statistics($0.map(\.cpuMicrosecondsPerRequest)) }
+    }
+
+    func peakRSS(_ client: DispatchClient) -> Statistics? {
+        samples[client].map { Statistics($0.map(\.peakRSSMiB)) }
+    }
+
+    func rssGrowth(_ client: DispatchClient) -> Statistics? {
+        samples[client].map { Statistics($0.map(\.rssGrowthMiB)) }
+    }
+
+    /// Whether `client` lost requests in any round: its rate is then not comparable.
+    func lostRequests(_ client: DispatchClient) -> Bool {
+        samples[client]?.contains { $0.failures > 0 } ?? false
+    }
+
+    /// Median requests per second of `client` over `baseline`'s.
+    func ratio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
+        guard let mine = requestsPerSecond(client)?.median, let theirs = requestsPerSecond(baseline)?.median, theirs > 0 else { return nil }
+        return mine / theirs
+    }
+
+    /// Median CPU per request of `client` minus `baseline`'s, in microseconds.
+    func extraCPU(_ client: DispatchClient, over baseline: DispatchClient) -> Double? {
+        guard let mine = cpuPerRequest(client)?.median, let theirs = cpuPerRequest(baseline)?.median else { return nil }
+        return mine - theirs
+    }
+
+    /// The Salvo clients, for ratio lines.
+    static let salvoClients: [DispatchClient] = [.salvo, .salvoAsync]
+}

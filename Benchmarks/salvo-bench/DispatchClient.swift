@@ -1,0 +1,52 @@
+import Foundation
+
+/// The clients the dispatch suite compares, each run in a child process of its own.
+enum DispatchClient: String, CaseIterable, Codable, Sendable {
+    /// The C driver over epoll and `curl_multi_socket_action`: the ceiling.
+    case curlEpoll = "curl-epoll"
+    /// The C driver over `curl_multi_poll`, the loop Salvo's engine uses.
+    case curlPoll = "curl-poll"
+    /// Salvo with completion handlers.
+    case salvo
+    /// Salvo with async/await.
+    case salvoAsync = "salvo-async"
+    /// URLSession from FoundationNetworking.
+    case urlSession = "urlsession"
+
+    var title: String {
+        switch self {
+        case .curlEpoll: "libcurl C, epoll"
+        case .curlPoll: "libcurl C, poll"
+        case .salvo: "Salvo, handlers"
+        case .salvoAsync: "Salvo, async"
+        case .urlSession: "URLSession"
+        }
+    }
+
+    /// Why this client cannot run a case, or `nil` when it can.
+    func unavailability(for protocol: BenchProtocol) -> String? {
+        if self == .urlSession && `protocol` == .h2c {
+            return "URLSession cannot speak h2c with prior knowledge"
+        }
+        return nil
+    }
+
+    /// Makes the workload that runs this client in the child process.
+    func makeWorkload(url: URL, protocol: BenchProtocol, inflight: Int) throws -> any DispatchWorkload {
+        switch self {
+        case .curlEpoll: try CurlDriverClient(loop: .socketAction, url: url, protocol: `protocol`, inflight: inflight)
+        case .curlPoll: try CurlDriverClient(loop: .poll, url: url, protocol: `protocol`, inflight: inflight)
+        case .salvo: SalvoCompletionClient(url: url, protocol: `protocol`, inflight: inflight)
+        case .salvoAsync: SalvoAsyncClient(url: url, protocol: `protocol`, inflight: inflight)
+        case .urlSession: URLSessionClient(url: url, inflight: inflight)
+        }
+    }
+}
+
+
+/// One client's way of running `count` GETs with a fixed number in flight.
+protocol DispatchWorkload {
+    /// Runs `count` requests, keeping the workload's in-flight count outstanding.
+    /// - Returns: How many failed.
+    func run(count: Int) throws -> Int
+}

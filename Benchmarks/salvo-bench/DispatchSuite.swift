@@ -1,0 +1,83 @@
+import Foundation
+
+/// The dispatch suite: small GETs against the loopback nginx, every client in a child
+/// process, several rounds with the clients alternating, medians and ratios.
+struct DispatchSuite {
+    let options: BenchOptions
+    let nginx: LoopbackNginx
+
+    private var rounds: Int { options.rounds ?? (options.quick ? 1 : 3) }
+    private var requests: Int { options.requests ?? (options.quick ? 400 : 20_000) }
+
+    /// Runs every case; returns `false` when a client failed or lost requests.
+    func run(into report: inout BenchReport) -> Bool {
+        Console.line("\n== dispatch: GET \(NginxConfiguration.smallBody.utf8.count)-byte body from nginx on loopback "
+              + "(\(nginx.version), \(options.nginxWorkers) workers); \(rounds) round(s), clients alternating, medians ==")
+        Console.line(Self.legend)
+        var summary = DispatchSummary(clients: options.clients)
+        var healthy = true
+        for proto in options.protocols {
+            for inflight in options.inflight where !Cleanup.shared.isStopping {
+                let outcome = runCase(protocol: proto, inflight: inflight)
+                outcome.printTable()
+                outcome.record(into: &report)
+                summary.add(outcome)
+                healthy = healthy && outcome.healthy
+            }
+        }
+        Console.line(summary.rendered)
+        return healthy
+    }
+
+    static let legend = """
+        Each client runs in a child process of its own: a warm-up, then the measured requests; CPU is the
+        child's user + system time over the measured requests, peak RSS the child's (the Swift runtime
+        included: "client MiB" is what the client added). Spread: ± half the range of the rounds.
+          libcurl C      Benchmarks/CurlBaseline: easy handles reused, bodies counted, headers left to libcurl
+          Salvo          Session(configuration: .af.default, transport:, responseQueue:), handlers on one serial
+                         queue; HTTP/1.1: httpMaximumConnectionsPerHost = in flight; h2c: .http2PriorKnowledge
+          URLSession     FoundationNetworking, completion handlers, no cache; cannot speak h2c
+        """
+
+    /// Requests one client runs in one round of a case. Latency-bound and slow clients
+    /// run fewer: the figures are per request and per second.
+    private func requestCount(_ client: DispatchClient, inflight: Int) -> Int {
+        var count = requests
+        if inflight == 1 { count /= 4 }
+        if client == .urlSession { count /= 4 }
+        return max(count, min(requests, 50))
+    }
+
+    private func runCase(protocol proto: BenchProtocol, inflight: Int) -> DispatchCaseOutcome {
+        var outcome = DispatchCaseOutcome(protocol: proto, inflight: inflight, clients: options.clients)
+        let runnable = options.clients.filter { client in
+            if let reason = client.unavailability(for: proto) {
+                outcome.unavailable[client] = reason
+                return false
+            }
+            return true
+        }
+        let url = proto == .h1 ? nginx.http1URL : nginx.h2cURL
+        for round in 0..<rounds where !Cleanup.shared.isStopping {
+            Console.progress("  \(proto.title), \(inflight) in flight, round \(round + 1)/\(rounds):")
+            // Rotate the order each round, so no client always runs first or last.
+            let order = runnable.indices.map { runnable[($0 + round) % runnable.count] }
+            for client in order where outcome.errors[client] == nil {
+                let count = requestCount(client, inflight: inflight)
+                let warmup = min(count, max(2 * inflight, count / 10))
+                let request = DispatchChild.Request(client: client, url: url, protocol: proto, count: count,
+                                                    inflight: inflight, warmup: warmup)
+                Console.progress(" \(client.rawValue)")
+                do {
+                    let timeout = 30 + Double(count + warmup) * 0.005
+                    outcome.samples[client, default: []].append(try ChildProcess.run(request, timeout: timeout))
+                } catch {
+                    outcome.errors[client] = "\(error)"
+                    Console.progress("(failed)")
+                }
+            }
+            Console.progress("\n")
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,28 @@
+/// One line per dispatch case: every client's median requests per second and Salvo's
+/// ratios, the table a README quotes.
+struct DispatchSummary {
+    private var table: TextTable
+
+    init(clients: [DispatchClient]) {
+        table = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" }
+                          + ["Salvo/libcurl", "Salvo/URLSession", "Salvo +CPU µs"])
+        self.clients = clients
+    }
+
+    private let clients: [DispatchClient]
+
+    mutating func add(_ outcome: DispatchCaseOutcome) {
+        let rates = clients.map { client in
+            (outcome.requestsPerSecond(client).map { Format.fixed($0.median, 0) } ?? "-") + (outcome.lostRequests(client) ? " !" : "")
+        }
+        let toCurl = outcome.ratio(.salvo, to: .curlEpoll).map { Format.fixed($0, 2) } ?? "-"
+        let toURLSession = outcome.ratio(.salvo, to: .urlSession).map { Format.fixed($0, 1) + "×" } ?? "-"
+        let extra = outcome.extraCPU(.salvo, over: .curlEpoll).map { Format.fixed($0, 1) } ?? "-"
+        table.add([outcome.name] + rates + [toCurl, toURLSession, extra])
+    }
+
+    var rendered: String {
+        "\ndispatch summary (Salvo = completion handlers; libcurl = the C driver over epoll + socket_action; "
+            + "! = requests failed, not comparable)\n" + table.rendered
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+import Synchronization
+
+/// Prints the first failed request's reason of a child process to standard error, so a
+/// failure count in the table comes with a cause.
+enum FirstFailure {
+    private static let reported = Atomic<Bool>(false)
+
+    static func report(_ client: DispatchClient, _ reason: @autoclosure () -> String) {
+        guard !reported.exchange(true, ordering: .relaxed) else { return }
+        FileHandle.standardError.write(Data("\n  [\(client.rawValue)] first failed request: \(reason())\n".utf8))
+    }
+}

@@ -1,0 +1,55 @@
+import Dispatch
+import Synchronization
+
+/// Keeps a fixed number of callback-style requests outstanding until a total have
+/// completed: each completion starts the next request. Thread-safe, so completions may
+/// arrive on any queue.
+final class InflightLoop: Sendable {
+    private struct State {
+        var issued = 0
+        var completed = 0
+        var failures = 0
+    }
+
+    private let total: Int
+    private let state = Mutex(State())
+    private let finished = DispatchSemaphore(value: 0)
+    private let issue: @Sendable (InflightLoop) -> Void
+
+    /// - Parameters:
+    ///   - total: Requests to complete.
+    ///   - issue: Starts one request, whose completion calls `complete(failed:)`.
+    init(total: Int, issue: @escaping @Sendable (InflightLoop) -> Void) {
+        self.total = total
+        self.issue = issue
+    }
+
+    /// Starts `inflight` requests and blocks until `total` have completed.
+    /// - Returns: How many failed.
+    func run(inflight: Int) -> Int {
+        guard total > 0 else { return 0 }
+        let first = min(inflight, total)
+        state.withLock { $0.issued = first }
+        for _ in 0..<first { issue(self) }
+        finished.wait()
+        return state.withLock { $0.failures }
+    }
+
+    /// Called once per request when it completes.
+    func complete(failed: Bool) {
+        let (next, done) = state.withLock { state -> (Bool, Bool) in
+            state.completed += 1
+            if failed { state.failures += 1 }
+            if state.issued < total {
+                state.issued += 1
+                return (true, false)
+            }
+            return (false, state.completed == total)
+        }
+        if next {
+            issue(self)
+        } else if done {
+            finished.signal()
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// The help text.
+enum Usage {
+    static let text = """
+    usage: salvo-bench [SUITE ...] [options]
+
+    Suites (all of them when none is named):
+      encoding    parameter encoding, routing and headers, against Foundation baselines
+      dispatch    small GETs against a loopback nginx at 1, 16, 128 and 1024 in flight,
+                  HTTP/1.1 and h2c: raw libcurl (epoll + socket_action, and poll), Salvo
+                  (completion handlers, async/await) and URLSession, each client in a
+                  child process of its own
+      transfers   large downloads and uploads (not available yet)
+
+    Options:
+      --quick              every suite briefly: proves the benchmark works, judges nothing
+      --json FILE          also write the results as JSON
+      --rounds N           dispatch rounds per case (default 3; 1 with --quick)
+      --requests N         dispatch requests per client and case (default 20000; 400 with --quick)
+      --inflight LIST      dispatch concurrency levels, comma-separated (default 1,16,128,1024)
+      --protocols LIST     h1, h2c or both (default h1,h2c)
+      --clients LIST       dispatch clients (default all): \(DispatchClient.allCases.map(\.rawValue).joined(separator: ","))
+      --nginx-workers N    nginx worker processes (default 2)
+      -h, --help           this text
+
+    nginx (Debian: apt-get install nginx-light) must be installed for `dispatch`; set
+    SALVO_BENCH_NGINX to use one that is not on PATH.
+    """
+}

@@ -1,0 +1,30 @@
+// salvo-bench: Salvo's benchmark suite, with its baselines in the same run.
+//
+//   swift run -c release salvo-bench [encoding|dispatch|transfers ...] [--quick] [--json FILE]
+//
+// See Usage.swift for every option. A hidden `--child CLIENT ...` mode runs one
+// dispatch client in a process of its own (DispatchChild.swift).
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == DispatchChild.flag {
+    exit(DispatchChild.main(Array(arguments.dropFirst())))
+}
+
+let options: BenchOptions
+do {
+    options = try BenchOptions(arguments: arguments)
+} catch {
+    FileHandle.standardError.write(Data("salvo-bench: \(error)\n\n\(Usage.text)".utf8))
+    exit(2)
+}
+if options.showHelp {
+    Console.line(Usage.text)
+    exit(0)
+}
+
+Cleanup.installSignalHandlers()
+let status = BenchRunner(options: options).run()
+Cleanup.shared.runAll()
+exit(status)
