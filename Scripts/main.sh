@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Runs Salvo's main job.
+# Runs Salvo's main job: the benchmark suite on its loopback default.
 #
-#   Scripts/main.sh [arguments for the job]
+#   Scripts/main.sh [arguments for salvo-bench, e.g. dispatch --quick]
 #
 # Installs what is missing first (Scripts/setup.sh; as root on a fresh
-# machine). For now the main job is the example program Sources/salvo,
-# built in release mode; the benchmark suite replaces it when it lands.
+# machine), builds in release mode, then runs salvo-bench, which starts its
+# own nginx on loopback and compares Salvo with raw libcurl and URLSession in
+# the same run. The bulk download tool replaces it as the main job when it lands.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 "$ROOT/Scripts/setup.sh"
-exec swift run -c release salvo "$@"
+swift build -c release --product salvo-bench
+exec "$ROOT/.build/release/salvo-bench" "$@"
