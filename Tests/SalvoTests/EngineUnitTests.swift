@@ -1,0 +1,60 @@
+import XCTest
+@testable import Salvo
+
+/// The engine's pure parts, without sockets.
+final class EngineUnitTests: XCTestCase {
+    func testCurlCodesMapToURLSessionErrors() {
+        let expected: [(Int, URLError.Code)] = [
+            (6, .cannotFindHost), (7, .cannotConnectToHost), (28, .timedOut), (35, .secureConnectionFailed),
+            (60, .serverCertificateUntrusted), (52, .networkConnectionLost), (56, .networkConnectionLost),
+            (18, .networkConnectionLost), (8, .badServerResponse), (42, .cancelled), (3, .badURL), (1, .unsupportedURL),
+            (47, .httpTooManyRedirects), (61, .cannotDecodeContentData),
+        ]
+        for (code, urlCode) in expected {
+            XCTAssertEqual(CurlError.urlErrorCode(for: code), urlCode, "curl code \(code)")
+        }
+        XCTAssertEqual(CurlError.urlErrorCode(for: 1, message: "Received HTTP/0.9 when not allowed"), .badServerResponse)
+        let error = CurlError(code: 7, message: "Failed to connect")
+        XCTAssertEqual(error.urlError.code, .cannotConnectToHost)
+        XCTAssertEqual(error.urlError.userInfo["SalvoCurlCode"] as? Int, 7)
+        XCTAssertEqual(error.description, "curl: (7) Failed to connect")
+    }
+
+    private final class Item {}
+
+    func testHostQueueAdmitsUpToTheLimitAndHandsOverInOrder() {
+        var queue = HostQueue<Item>(connectionsPerHost: 2, totalLimit: 0)
+        let items = (0..<5).map { _ in Item() }
+        let host: Substring = "http://a:80"
+        XCTAssertTrue(queue.admit(items[0], host: host))
+        XCTAssertTrue(queue.admit(items[1], host: host))
+        XCTAssertFalse(queue.admit(items[2], host: host))
+        XCTAssertFalse(queue.admit(items[3], host: host))
+        XCTAssertTrue(queue.admit(Item(), host: "http://b:80"), "another host has its own limit")
+        XCTAssertEqual(queue.totalWaiting, 2)
+        XCTAssertTrue(queue.remove(items[2], host: host), "a cancelled waiter leaves the queue")
+        let next = queue.finish(host: host)
+        XCTAssertEqual(next.count, 1)
+        XCTAssertTrue(next.first === items[3])
+        XCTAssertEqual(queue.finish(host: host).count, 0)
+        XCTAssertEqual(queue.totalWaiting, 0)
+    }
+
+    func testHostQueueTotalLimitAndMultiplexing() {
+        var queue = HostQueue<Item>(connectionsPerHost: 1, totalLimit: 2, streamsPerConnection: 3)
+        let a: Substring = "http://a:80", b: Substring = "http://b:80"
+        XCTAssertTrue(queue.admit(Item(), host: a))
+        XCTAssertTrue(queue.admit(Item(), host: b))
+        let waiting = Item()
+        XCTAssertFalse(queue.admit(waiting, host: b), "total limit reached")
+        // A finishes: the total limit frees a slot, but b's own limit (1) still holds it back.
+        XCTAssertEqual(queue.finish(host: a).count, 0)
+        // b turns out to speak HTTP/2: up to 3 streams on its one connection.
+        let ready = queue.finish(host: b, multiplexed: true)
+        XCTAssertTrue(ready.first === waiting)
+        var h2c = HostQueue<Item>(connectionsPerHost: 6, totalLimit: 0, streamsPerConnection: 2)
+        XCTAssertTrue(h2c.admit(Item(), host: a, singleConnection: true))
+        XCTAssertTrue(h2c.admit(Item(), host: a, singleConnection: true))
+        XCTAssertFalse(h2c.admit(Item(), host: a, singleConnection: true), "one prior-knowledge connection's streams")
+    }
+}
