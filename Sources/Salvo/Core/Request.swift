@@ -269,7 +269,9 @@ open class Request: @unchecked Sendable {
         let action = mutableState.withLock { state -> Action in
             if state.completed { return .runNow }
             state.handlers.append(Handler(queue: queue, run: run))
-            if state.deliveryQueue == nil { state.deliveryQueue = queue }
+            // Salvo's own bookkeeping never runs on the main queue, which server processes may
+            // never drain: a handler on `.main` is reached by a second hop from the root queue.
+            if state.deliveryQueue == nil { state.deliveryQueue = queue.isMainQueue ? underlyingQueue : queue }
             return state.state == .initialized && startImmediately ? .resume : .none
         }
         switch action {

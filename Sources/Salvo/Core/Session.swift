@@ -199,7 +199,7 @@ open class Session: @unchecked Sendable {
 
     /// The queue a handler that asked for `queue` runs on.
     func handlerQueue(_ queue: DispatchQueue) -> DispatchQueue {
-        if let responseQueue, queue === DispatchQueue.main { return responseQueue }
+        if let responseQueue, queue.isMainQueue { return responseQueue }
         return queue
     }
 
