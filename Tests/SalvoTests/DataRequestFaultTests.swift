@@ -122,6 +122,19 @@ final class DataRequestFaultTests: XCTestCase {
         }
     }
 
+    func testARequestResumedAfterItsSessionIsGoneFailsOnce() throws {
+        var session: Session? = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test"))
+        let request = session!.request(try TestServers.shared.url(.nginx, "/small"))
+        session = nil
+        let done = expectation(description: "response")
+        request.responseData(queue: .global()) { response in
+            XCTAssertTrue(response.error?.isSessionDeinitializedError == true, String(describing: response.error))
+            done.fulfill()
+        }
+        request.resume()
+        wait(for: [done], timeout: 10)
+    }
+
     /// A loopback port with nothing listening: bound, then closed.
     static func closedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

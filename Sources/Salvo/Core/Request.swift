@@ -191,7 +191,12 @@ open class Request: @unchecked Sendable {
         case .none: return self
         case .start:
             eventMonitor?.requestDidResume(self)
-            delegate?.startAttempt(of: self)
+            if let session = delegate {
+                session.startAttempt(of: self)
+            } else {
+                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
+                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
+            }
         case let .unpause(transfer):
             eventMonitor?.requestDidResume(self)
             if let transfer { delegate?.loop.send(.resume(transfer)) }
@@ -318,7 +323,6 @@ open class Request: @unchecked Sendable {
             }
         }
         for body in finishHandlers { body() }
-        delegate?.requestDidFinish(self)
     }
 }
 

@@ -15,8 +15,8 @@ import FoundationNetworking
 /// Releasing a session with requests in flight fails each of them with
 /// `AFError.sessionDeinitialized`, once, and stops its thread.
 open class Session: @unchecked Sendable {
-    // `@unchecked Sendable`: the `let`s are Sendable or thread-safe (`EventLoop`), and the one
-    // mutable collection, `activeRequests`, is behind a Mutex.
+    // `@unchecked Sendable`: every stored property is a `let` holding a Sendable value or a
+    // thread-safe reference (`EventLoop`, queues, the header list libcurl only reads).
 
     /// A closure that changes a `URLRequest` after it is built and before it is encoded.
     public typealias RequestModifier = @Sendable (inout URLRequest) throws -> Void
@@ -55,7 +55,6 @@ open class Session: @unchecked Sendable {
     /// `defaultHeaderLines` as a curl list; libcurl never changes a list it is given.
     private let sharedHeaderList: CurlHeaderList
     private let defaultTimeout: TimeInterval
-    private let activeRequests = Mutex<[ObjectIdentifier: Request]>([:])
 
     /// Creates a session.
     ///
@@ -112,6 +111,11 @@ open class Session: @unchecked Sendable {
         defaultTimeout = configuration.timeoutIntervalForRequest
 
         var options = transport.engineOptions
+        if options.proxy == nil && !Self.environmentNamesAProxy() {
+            // "" tells libcurl there is no proxy, which spares it reading the proxy variables
+            // from the environment on every transfer.
+            options.proxy = ""
+        }
         options.resourceTimeout = configuration.timeoutIntervalForResource
         options.maximumConnectionsPerHost = configuration.httpMaximumConnectionsPerHost
         options.cookies = configuration.httpShouldSetCookies
@@ -120,13 +124,13 @@ open class Session: @unchecked Sendable {
         delegate.attach(to: self)
     }
 
+    /// Requests need no registry for this: a request waiting on an adapter, a retry delay or a
+    /// redirect handler keeps the session alive through that closure, so when the session goes,
+    /// its only unfinished requests are the ones inside the engine, which the shutdown fails
+    /// (each then finishes with `sessionDeinitialized`); a request resumed later finds no
+    /// session and finishes the same way.
     deinit {
         loop.shutdown(error: EventLoop.cancelledError)
-        let orphans = activeRequests.withLock { $0 }
-        for request in orphans.values {
-            let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
-            queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
-        }
     }
 
     // MARK: Requests
@@ -206,7 +210,6 @@ open class Session: @unchecked Sendable {
     // MARK: Attempts
 
     func startAttempt(of request: Request) {
-        activeRequests.withLock { $0[ObjectIdentifier(request)] = request }
         let initial: (spec: RequestSpec, urlRequest: URLRequest?)
         do {
             var made = try request.makeInitialRequest()
@@ -356,7 +359,9 @@ open class Session: @unchecked Sendable {
         return list
     }
 
-    func requestDidFinish(_ request: Request) {
-        activeRequests.withLock { $0[ObjectIdentifier(request)] = nil }
+    /// Whether the proxy variables libcurl honours are set in this process's environment.
+    private static func environmentNamesAProxy() -> Bool {
+        let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        return names.contains { ProcessInfo.processInfo.environment[$0]?.isEmpty == false }
     }
 }
