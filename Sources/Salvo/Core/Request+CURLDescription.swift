@@ -59,33 +59,32 @@ extension Request {
 
     /// Calls `handler` with `cURLDescription()` once the request has been sent.
     ///
-    /// - Note: When a request already exists the handler is called straight away, on `queue`.
-    ///   Otherwise Salvo calls it when the request finishes (Alamofire calls it as soon as the
-    ///   first `URLRequest` is created), and the text then describes the last request sent. A request that fails before anything is sent gets
-    ///   `"$ curl command could not be created"`, as in Alamofire.
+    /// - Note: When a request was already sent the handler is called straight away, on
+    ///   `queue`; it is then called again each time an attempt is sent (retries included, not
+    ///   redirects), as in Alamofire. Only the last handler given is kept. A request that
+    ///   fails before anything is sent calls it once, with `"$ curl command could not be
+    ///   created"` (Alamofire never calls it then).
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs.
-    ///   - handler: Called once with the command.
+    ///   - handler: Called with the command for each attempt.
     /// - Returns: The request.
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        let sent = mutableState.withLock { !$0.contexts.isEmpty }
-        if sent {
-            queue.async { handler(self.cURLDescription()) }
-        } else {
-            // Waiting for the first attempt needs a hook in the request's state machine; until
-            // it has one, the finish is the first moment a request is known to exist.
-            onFinish { queue.async { handler(self.cURLDescription()) } }
+        // Kept (the last one given, as in Alamofire) and called again for every later attempt.
+        let sent = mutableState.withLock { state -> Bool in
+            state.cURLHandler = (queue, handler)
+            return !state.contexts.isEmpty
         }
+        if sent { queue.async { handler(self.cURLDescription()) } }
         return self
     }
 
     /// Calls `handler` with `cURLDescription()` on the request's `underlyingQueue`; see
     /// `cURLDescription(on:calling:)`.
     ///
-    /// - Parameter handler: Called once with the command.
+    /// - Parameter handler: Called with the command for each attempt.
     /// - Returns: The request.
     @discardableResult
     public func cURLDescription(calling handler: @escaping @Sendable (String) -> Void) -> Self {

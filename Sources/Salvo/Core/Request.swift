@@ -63,6 +63,7 @@ open class Request: @unchecked Sendable {
         var deliveryQueue: DispatchQueue?
         var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
         var finishHandlers: [@Sendable () -> Void] = []
+        var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
     }
 
     let mutableState = Mutex(MutableState())
@@ -299,7 +300,8 @@ open class Request: @unchecked Sendable {
     /// Completes the request: marks it finished (unless cancelled) and runs every handler.
     /// Safe to reach from several paths; only the first does anything.
     func finish(on currentQueue: DispatchQueue?, error: AFError? = nil) {
-        let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void])? in
+        typealias CURLHandler = (queue: DispatchQueue, handler: @Sendable (String) -> Void)
+        let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void], CURLHandler?)? in
             guard !state.completed else { return nil }
             state.completed = true
             state.transfer = nil
@@ -310,9 +312,13 @@ open class Request: @unchecked Sendable {
                 state.handlers.removeAll()
                 state.finishHandlers = []
             }
-            return (state.handlers, state.finishHandlers)
+            // A request that never got as far as sending still answers its cURL handler once.
+            return (state.handlers, state.finishHandlers, state.contexts.isEmpty ? state.cURLHandler : nil)
         }
-        guard let (handlers, finishHandlers) = taken else { return }
+        guard let (handlers, finishHandlers, unsentCURLHandler) = taken else { return }
+        if let unsentCURLHandler {
+            unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
+        }
         // Monitors hear of the finish before serialization, as in Alamofire.
         eventMonitor?.requestDidFinish(self)
         handlers.forEach { handler in

@@ -341,6 +341,9 @@ open class Session: @unchecked Sendable {
             return
         }
         if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
+        if !redirectHop, let cURL = request.mutableState.withLock({ $0.cURLHandler }) {
+            cURL.queue.async { cURL.handler(request.cURLDescription()) }
+        }
         loop.send(.add(transfer))
     }
 
