@@ -15,9 +15,15 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // zlib, for DeflateRequestCompressor (libcurl links it already).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "Salvo",
-            dependencies: ["CCurl"],
+            dependencies: ["CCurl", "CZlib"],
             path: "Sources/Salvo"
         ),
         .executableTarget(

@@ -16,8 +16,10 @@ if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
     exit 2
 fi
 
-# Salvo imports CCurl internally; the client needs its module map to load Salvo's module.
+# Salvo imports CCurl and CZlib internally; the client needs their module maps to load
+# Salvo's module.
 exec "$swiftc" -typecheck -swift-version 5 \
     -I "$build_dir/Modules" \
     -I "$root/Sources/CCurl" \
+    -I "$root/Sources/CZlib" \
     "$here/SeedRouter.swift"

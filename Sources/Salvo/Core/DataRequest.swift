@@ -21,10 +21,10 @@ open class DataRequest: Request, @unchecked Sendable {
 
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
-         delegate: Session) {
+         delegate: Session, attemptHooks: (any AttemptHooks)? = nil) {
         super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
-                   delegate: delegate)
+                   delegate: delegate, attemptHooks: attemptHooks)
     }
 
     /// Sets a redirect handler for this request alone.

@@ -64,6 +64,8 @@ open class Request: @unchecked Sendable {
         var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
         var finishHandlers: [@Sendable () -> Void] = []
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+        /// Upload and download progress handlers; `nil` until one is registered.
+        var progress: ProgressHandlers?
     }
 
     let mutableState = Mutex(MutableState())
@@ -116,10 +118,14 @@ open class Request: @unchecked Sendable {
     let convertibleSource: any URLRequestConvertible
     /// Set when the request is a plain URL, method and headers, which skips `URLRequest`.
     let plainSpec: RequestSpec?
+    /// A download's or an upload's part in each attempt; `nil` for data requests.
+    let attemptHooks: (any AttemptHooks)?
 
     init(id: UUID? = nil, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
-         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?, delegate: Session) {
+         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?, delegate: Session,
+         attemptHooks: (any AttemptHooks)? = nil) {
+        self.attemptHooks = attemptHooks
         lazyID = Mutex(id)
         convertibleSource = convertible
         self.plainSpec = plainSpec
@@ -300,6 +306,8 @@ open class Request: @unchecked Sendable {
     /// Completes the request: marks it finished (unless cancelled) and runs every handler.
     /// Safe to reach from several paths; only the first does anything.
     func finish(on currentQueue: DispatchQueue?, error: AFError? = nil) {
+        // Taken under the same lock, so requests without progress handlers pay nothing more.
+        var finalProgress: (handlers: ProgressHandlers, metrics: TransferMetrics?)?
         typealias CURLHandler = (queue: DispatchQueue, handler: @Sendable (String) -> Void)
         let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void], CURLHandler?)? in
             guard !state.completed else { return nil }
@@ -307,6 +315,7 @@ open class Request: @unchecked Sendable {
             state.transfer = nil
             state.attemptInFlight = false
             if let error, state.error == nil { state.error = error }
+            if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
             if state.state != .cancelled { state.state = .finished }
             defer {
                 state.handlers.removeAll()
@@ -319,6 +328,8 @@ open class Request: @unchecked Sendable {
         if let unsentCURLHandler {
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
+        attemptHooks?.requestFinishing(self)
+        if let finalProgress { reportFinalProgress(finalProgress.handlers, metrics: finalProgress.metrics) }
         // Monitors hear of the finish before serialization, as in Alamofire.
         eventMonitor?.requestDidFinish(self)
         handlers.forEach { handler in
@@ -334,6 +345,7 @@ open class Request: @unchecked Sendable {
 
 extension Request: TransferOwner {
     func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
+        attemptHooks?.transferEnded(transfer, outcome: outcome)
         if let session = delegate {
             session.didComplete(self, transfer: transfer, outcome: outcome)
         } else {

@@ -50,6 +50,12 @@ extension Session {
         request.runValidators()
         if let error = request.error {
             retryOrFinish(request, error: error, queue: queue)
+        } else if let failure = request.attemptHooks?.attemptSucceeded(request) {
+            // A download that could not be moved into place: not a transport failure, so
+            // not retried.
+            request.mutableState.withLock { $0.error = failure }
+            eventMonitor?.request(request, didCompleteAttemptWithError: failure)
+            request.finish(on: queue)
         } else {
             eventMonitor?.request(request, didCompleteAttemptWithError: nil)
             request.finish(on: queue)

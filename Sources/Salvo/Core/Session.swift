@@ -309,14 +309,15 @@ open class Session: @unchecked Sendable {
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
         let urlString = spec.urlString
         // One lock: take the delivery queue and the hooks the transfer needs.
-        let (queue, credential, hasHeadHandlers) = request.mutableState.withLock {
-            ($0.deliveryQueue ?? request.underlyingQueue, $0.credential, !$0.httpResponseHandlers.isEmpty)
+        let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock {
+            ($0.deliveryQueue ?? request.underlyingQueue, $0.credential, !$0.httpResponseHandlers.isEmpty, $0.progress)
         }
+        let hooks = request.attemptHooks
         let transfer = Transfer(
             url: urlString,
             hostKey: RequestSpec.originKey(of: urlString),
             method: spec.method.rawValue,
-            headers: headerList(for: spec),
+            headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true),
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
             options: loop.options,
@@ -327,6 +328,16 @@ open class Session: @unchecked Sendable {
         if hasHeadHandlers { transfer.headHandler = (request as? DataRequest)?.headHandler() }
         if let credential { transfer.credential = (credential.user, credential.password) }
         if !spec.headers.isEmpty, spec.headers["Accept-Encoding"] != nil { transfer.overridesAcceptEncoding = true }
+        if let progress { transfer.progress = progress.transferProgress() }
+        if let hooks {
+            do {
+                try hooks.prepare(transfer, spec: spec)
+            } catch {
+                let afError = error.asAFError(or: .sessionTaskFailed(error: error))
+                queue.async { request.finish(on: queue, error: afError) }
+                return
+            }
+        }
         let accepted = request.mutableState.withLock { state -> Bool in
             guard !state.completed, state.state != .cancelled else { return false }
             state.attempt += 1
@@ -347,9 +358,9 @@ open class Session: @unchecked Sendable {
         loop.send(.add(transfer))
     }
 
-    private func headerList(for spec: RequestSpec) -> CurlHeaderList {
+    private func headerList(for spec: RequestSpec, sendsBodySource: Bool) -> CurlHeaderList {
         // Most requests add nothing to the session's headers: they share one list, built once.
-        if spec.headers.isEmpty && spec.body == nil { return sharedHeaderList }
+        if spec.headers.isEmpty && spec.body == nil && !sendsBodySource { return sharedHeaderList }
         let list = CurlHeaderList()
         for header in spec.headers {
             list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
@@ -358,7 +369,7 @@ open class Session: @unchecked Sendable {
             list.append(line)
         }
         // libcurl would otherwise wait for "100 Continue" before sending larger bodies.
-        if spec.body != nil { list.append("Expect:") }
+        if spec.body != nil || sendsBodySource { list.append("Expect:") }
         return list
     }
 

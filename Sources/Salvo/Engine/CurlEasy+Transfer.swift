@@ -44,15 +44,17 @@ extension CurlEasy {
         _ = salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list)
 
         switch transfer.method {
-        case "GET" where transfer.body == nil:
+        case "GET" where transfer.body == nil && transfer.bodySource == nil:
             break
         case "HEAD":
             set(CURLOPT_NOBODY, 1)
         case "POST":
-            setBody(transfer.body ?? Data())
+            // A body source must not be shadowed by POSTFIELDS, which libcurl prefers.
+            if transfer.bodySource == nil { setBody(transfer.body ?? Data()) }
         default:
             set(CURLOPT_CUSTOMREQUEST, string: transfer.method)
-            if let body = transfer.body { setBody(body) }
+            // An upload sends its source, never a `URLRequest.httpBody`, as URLSession does.
+            if let body = transfer.body, transfer.bodySource == nil { setBody(body) }
         }
 
         if let acceptEncoding = options.acceptEncoding, !transfer.overridesAcceptEncoding {
@@ -62,6 +64,10 @@ extension CurlEasy {
             set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if options.receiveBufferSize > 0 { set(CURLOPT_BUFFERSIZE, options.receiveBufferSize) }
+        // Downloads, uploads and progress: one check on the data-request path.
+        if transfer.sink != nil || transfer.bodySource != nil || transfer.progress != nil {
+            configureStreaming(for: transfer, context: context)
+        }
 
         switch options.httpVersion {
         case .http1_1:
@@ -163,7 +169,11 @@ extension CurlEasy {
             redirectCount: getLong(CURLINFO_REDIRECT_COUNT)
         )
         var failure = error
-        if failure == nil && code != CURLE_OK {
+        if failure == nil, let reason = transfer.bodySource?.failure {
+            // The read callback aborted because the body could not be read, not because
+            // anyone cancelled.
+            failure = CurlError(code: Int(CURLE_READ_ERROR.rawValue), message: "the request body could not be read: \(reason)")
+        } else if failure == nil && code != CURLE_OK {
             failure = CurlError.from(code: code, detail: errorBuffer)
         }
         let body = transfer.received.takeData()

@@ -24,6 +24,9 @@ final class EventLoop: @unchecked Sendable {
         case cancel(Transfer)
         case pause(Transfer)
         case resume(Transfer)
+        /// A stream's consumer caught up: continue a transfer its sink paused, unless the
+        /// user suspended it.
+        case drained(Transfer)
         case shutdown(CurlError)
     }
 
@@ -192,6 +195,8 @@ final class EventLoop: @unchecked Sendable {
         case let .resume(transfer):
             transfer.userPaused = false
             if transfer.phase == .active, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_CONT) }
+        case let .drained(transfer):
+            if transfer.phase == .active, !transfer.userPaused, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_CONT) }
         case let .shutdown(error):
             shutdownError = error
             inbox.withLock { $0.closed = true }

@@ -65,6 +65,15 @@ final class Transfer: @unchecked Sendable {
     var overridesAcceptEncoding = false
     /// HTTP authentication, offered when the server challenges.
     var credential: (user: String, password: String)?
+    /// A download's file or a stream's consumer: when set, the body goes there instead of
+    /// `received`.
+    var sink: ResponseSink?
+    /// `sink` when it is a download's file.
+    var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
+    /// An upload's body, read by libcurl in pieces; `nil` for `body` or no body.
+    var bodySource: BodySource?
+    /// Progress reporting, set only when someone listens.
+    var progress: TransferProgress?
 
     // Loop-thread state.
     var phase = Phase.created
@@ -102,6 +111,7 @@ final class Transfer: @unchecked Sendable {
 
     @inline(__always)
     func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if let sink { return sink.write(bytes, count) }
         received.append(bytes, count)
         return count
     }
@@ -114,9 +124,14 @@ final class Transfer: @unchecked Sendable {
            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
             headerBytes.removeAll(keepingCapacity: true)
         } else if count <= 2, let easy {
-            // End of the header block: reserve the body once when its length is known.
-            let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
-            if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
+            if let sink {
+                let status = easy.getLong(CURLINFO_RESPONSE_CODE)
+                sink.headersEnded(status: status, isRedirect: (300...399).contains(status) && easy.getString(CURLINFO_REDIRECT_URL) != nil)
+            } else {
+                // End of the header block: reserve the body once when its length is known.
+                let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+                if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
+            }
             headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
             if let headHandler { announceHead(easy, headHandler) }
             return count

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a download or an upload adds to each attempt of its request: a file for the body,
+/// a source for the request body, and the work done when an attempt or the request ends.
+///
+/// A request holds its hooks in a `let` that is `nil` for data requests, so their path pays
+/// a single check for all of this.
+protocol AttemptHooks: AnyObject, Sendable {
+    /// Whether attempts send a body from a source, so the header list must turn off
+    /// libcurl's `Expect: 100-continue` wait.
+    var sendsBodySource: Bool { get }
+
+    /// Equips a transfer before it is submitted, on the thread sending the attempt.
+    ///
+    /// - Throws: An `AFError`, which fails the request without a retry.
+    func prepare(_ transfer: Transfer, spec: RequestSpec) throws
+
+    /// Runs on the delivery queue for every transfer the request made, once its outcome is
+    /// delivered and before the session acts on it. The loop is done with the transfer.
+    func transferEnded(_ transfer: Transfer, outcome: TransferOutcome)
+
+    /// Runs on the delivery queue when the response passed validation, before the request
+    /// finishes.
+    ///
+    /// - Returns: An error that fails the request instead, or `nil`.
+    func attemptSucceeded(_ request: Request) -> AFError?
+
+    /// Runs once, when the request completes by any path, before its handlers run.
+    func requestFinishing(_ request: Request)
+}

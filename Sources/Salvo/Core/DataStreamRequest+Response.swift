@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DataStreamRequest {
+    /// Calls `stream` with each chunk of the body as `Data`, then once with `.complete`.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `stream` runs. `.main` by default (see `Session.responseQueue`). Use
+    ///     a serial queue: chunks on a concurrent queue may be seen out of order.
+    ///   - stream: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func responseStream(on queue: DispatchQueue = .main, stream: @escaping Handler<Data, Never>) -> Self {
+        addStream(.data, on: queue, stream: stream)
+    }
+
+    /// Calls `stream` with each chunk serialized by `serializer`, then once with `.complete`.
+    ///
+    /// - Parameters:
+    ///   - serializer: The serializer.
+    ///   - queue: Where `stream` runs. `.main` by default.
+    ///   - stream: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func responseStream<Serializer: DataStreamSerializer>(using serializer: Serializer, on queue: DispatchQueue = .main,
+                                                                 stream: @escaping Handler<Serializer.SerializedObject, AFError>) -> Self {
+        addStream(.serialized(by: serializer), on: queue, stream: stream)
+    }
+
+    /// Calls `stream` with each chunk decoded as UTF-8 text, then once with `.complete`.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `stream` runs. `.main` by default.
+    ///   - stream: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func responseStreamString(on queue: DispatchQueue = .main, stream: @escaping Handler<String, Never>) -> Self {
+        addStream(.string, on: queue, stream: stream)
+    }
+
+    /// Calls `stream` with each line of the body (newline-delimited, e.g. NDJSON) decoded
+    /// into `type`, then once with `.complete`. Empty lines are skipped; a last line without
+    /// a newline is decoded when the body ends.
+    ///
+    /// - Parameters:
+    ///   - type: The type. Inferred by default.
+    ///   - queue: Where `stream` runs. `.main` by default.
+    ///   - decoder: Decodes each line. `JSONDecoder()` by default.
+    ///   - preprocessor: Applied to each line first. `PassthroughPreprocessor` by default.
+    ///   - stream: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func responseStreamDecodable<T: Decodable & Sendable>(of type: T.Type = T.self, on queue: DispatchQueue = .main,
+                                                                 using decoder: any DataDecoder = JSONDecoder(),
+                                                                 preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+                                                                 stream: @escaping Handler<T, AFError>) -> Self {
+        addStream(.lines(DecodableStreamSerializer<T>(decoder: decoder, dataPreprocessor: preprocessor)), on: queue, stream: stream)
+    }
+
+    /// Registers a handler fed by `transform`.
+    private func addStream<Success: Sendable, Failure: Error>(_ transform: StreamTransform<Success, Failure>, on queue: DispatchQueue,
+                                                              stream: @escaping Handler<Success, Failure>) -> Self {
+        let queue = delegate?.handlerQueue(queue) ?? queue
+        let token = CancellationToken(request: self)
+        let emit: @Sendable (Result<Success, Failure>) -> Void = { [weak self] result in
+            do {
+                try stream(Stream(event: .stream(result), token: token))
+            } catch {
+                self?.handlerFailed(error)
+            }
+        }
+        streams.addConsumer(queue: queue) { data, done in
+            transform.transform(data, emit)
+            done()
+        }
+        // Strong: the handler list is emptied when it runs, which breaks the cycle.
+        appendHandler(queue: queue) { [self] in
+            if error == nil { transform.flush?(emit) }
+            try? stream(Stream(event: .complete(completion()), token: token))
+        }
+        return self
+    }
+
+    /// The `.complete` event's value, once the request has completed.
+    func completion() -> Completion {
+        let (context, error) = mutableState.withLock { ($0.contexts.last, $0.error) }
+        return Completion(request: context?.attemptRequest, response: context?.httpResponse, metrics: context?.metrics, error: error)
+    }
+
+    /// A handler threw: the error is the request's, and cancels it when asked to.
+    func handlerFailed(_ error: any Error) {
+        let afError = error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
+        mutableState.withLock { if $0.error == nil { $0.error = afError } }
+        if automaticallyCancelOnStreamError { cancel() }
+    }
+}
+
+/// Turns chunks into a handler's events: zero or more per chunk, and maybe some when the
+/// body ends (`flush`).
+struct StreamTransform<Success: Sendable, Failure: Error>: Sendable {
+    typealias Emit = (Result<Success, Failure>) -> Void
+    let transform: @Sendable (Data, Emit) -> Void
+    let flush: (@Sendable (Emit) -> Void)?
+
+    static var data: StreamTransform<Data, Never> {
+        StreamTransform<Data, Never>(transform: { data, emit in emit(.success(data)) }, flush: nil)
+    }
+
+    static var string: StreamTransform<String, Never> {
+        StreamTransform<String, Never>(transform: { data, emit in emit(.success(String(decoding: data, as: UTF8.self))) }, flush: nil)
+    }
+
+    static func serialized<Serializer: DataStreamSerializer>(by serializer: Serializer) -> StreamTransform<Serializer.SerializedObject, AFError> {
+        StreamTransform<Serializer.SerializedObject, AFError>(transform: { data, emit in
+            do {
+                emit(.success(try serializer.serialize(data)))
+            } catch {
+                emit(.failure(error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))))
+            }
+        }, flush: nil)
+    }
+
+    /// Splits the body into lines, carrying a partial line over to the next chunk, and
+    /// serializes each non-empty line.
+    static func lines<Serializer: DataStreamSerializer>(_ serializer: Serializer) -> StreamTransform<Serializer.SerializedObject, AFError> {
+        let pending = Mutex(Data())
+        let decode: @Sendable (Data, Bool, (Result<Serializer.SerializedObject, AFError>) -> Void) -> Void = { data, atEnd, emit in
+            let lines = pending.withLock { buffer -> [Data] in
+                buffer.append(data)
+                var lines: [Data] = []
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(Data(buffer[buffer.startIndex..<newline]))
+                    buffer = Data(buffer[buffer.index(after: newline)...])
+                }
+                if atEnd, !buffer.isEmpty {
+                    lines.append(buffer)
+                    buffer = Data()
+                }
+                return lines
+            }
+            for line in lines where !line.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") }) {
+                do {
+                    emit(.success(try serializer.serialize(line)))
+                } catch {
+                    emit(.failure(error.asAFError(or: .responseSerializationFailed(reason: .decodingFailed(error: error)))))
+                }
+            }
+        }
+        return StreamTransform<Serializer.SerializedObject, AFError>(transform: { data, emit in decode(data, false, emit) },
+                                                                    flush: { emit in decode(Data(), true, emit) })
+    }
+}

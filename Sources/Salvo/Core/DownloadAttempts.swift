@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A download's part in each attempt: the partial file the engine writes, moving it into
+/// place when the response is complete and valid, removing it otherwise, and resume data.
+///
+/// One partial file serves every attempt and redirect hop of a request: a hop's body is
+/// dropped by the engine, and a retry cuts the file back to where it must continue (the
+/// start, or the resumed offset).
+final class DownloadAttempts: AttemptHooks {
+    private struct State {
+        /// The partial file, while the download owns one.
+        var partialPath: String?
+        var fileURL: URL?
+        var resumeData: Data?
+        var producesResumeData = false
+        var resumeDataHandlers: [@Sendable (Data?) -> Void] = []
+        /// What the last transfer left: where it was, its response and the file's size.
+        var lastURL: String?
+        var lastHead: ResponseHead?
+        var size: Int64 = 0
+    }
+
+    let destination: DownloadRequest.Destination?
+    /// The resume data the request was made from, if any.
+    let resumingFrom: DownloadResumeData?
+    private let state = Mutex(State())
+
+    init(destination: DownloadRequest.Destination?, resumingFrom: DownloadResumeData?) {
+        self.destination = destination
+        self.resumingFrom = resumingFrom
+    }
+
+    var sendsBodySource: Bool { false }
+    var fileURL: URL? { state.withLock { $0.fileURL } }
+    var resumeData: Data? { state.withLock { $0.resumeData } }
+    var downloadedSize: Int64 { state.withLock { $0.size } }
+    /// The partial file, before it is moved into place.
+    var partialFileURL: URL? { state.withLock { $0.partialPath }.map { URL(fileURLWithPath: $0) } }
+
+    /// Asks for resume data when the cancelled request finishes; `handler` gets it then.
+    func produceResumeData(then handler: (@Sendable (Data?) -> Void)?) {
+        state.withLock {
+            $0.producesResumeData = true
+            if let handler { $0.resumeDataHandlers.append(handler) }
+        }
+    }
+
+    // MARK: AttemptHooks
+
+    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
+        let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
+        do {
+            let (path, isNew) = try state.withLock { state -> (String, Bool) in
+                if let path = state.partialPath { return (path, false) }
+                if let resumingFrom, rangeStart != nil {
+                    state.partialPath = resumingFrom.partialFile
+                    return (resumingFrom.partialFile, false)
+                }
+                let path = try Self.makeTemporaryPath()
+                state.partialPath = path
+                return (path, true)
+            }
+            if isNew {
+                if let stale = resumingFrom?.partialFile, stale != path {
+                    // The old partial file could not be continued; the download starts over.
+                    try? FileManager.default.removeItem(atPath: stale)
+                }
+                transfer.sink = try ResponseFileSink.create(at: path)
+            } else {
+                let sink = try ResponseFileSink.append(to: path)
+                try sink.truncate(to: rangeStart ?? 0)
+                transfer.sink = sink
+            }
+        } catch {
+            throw AFError.sessionTaskFailed(error: URLError(.cannotCreateFile, userInfo: [NSUnderlyingErrorKey: error]))
+        }
+    }
+
+    func transferEnded(_ transfer: Transfer, outcome: TransferOutcome) {
+        guard let sink = transfer.fileSink else { return }
+        sink.close()
+        state.withLock {
+            $0.lastURL = transfer.url
+            $0.lastHead = outcome.head
+            $0.size = sink.size
+        }
+    }
+
+    func attemptSucceeded(_ request: Request) -> AFError? {
+        guard let path = state.withLock({ $0.partialPath }) else { return nil }
+        let temporaryURL = URL(fileURLWithPath: path)
+        guard let response = request.response else {
+            return .responseValidationFailed(reason: .dataFileNil)
+        }
+        let (destinationURL, options) = (destination ?? DownloadRequest.defaultDestination)(temporaryURL, response)
+        let fileManager = FileManager.default
+        do {
+            if options.contains(.createIntermediateDirectories) {
+                try fileManager.createDirectory(at: destinationURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+            if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destinationURL.path) {
+                try fileManager.removeItem(at: destinationURL)
+            }
+            try fileManager.moveItem(at: temporaryURL, to: destinationURL)
+        } catch {
+            return .downloadedFileMoveFailed(error: error, source: temporaryURL, destination: destinationURL)
+        }
+        state.withLock {
+            $0.partialPath = nil
+            $0.fileURL = destinationURL
+        }
+        return nil
+    }
+
+    func requestFinishing(_ request: Request) {
+        let cancelled = request.isCancelled
+        let (removal, handlers, resumeData) = state.withLock { state -> (String?, [@Sendable (Data?) -> Void], Data?) in
+            defer { state.resumeDataHandlers = [] }
+            guard let path = state.partialPath else { return (nil, state.resumeDataHandlers, nil) }
+            if cancelled, state.producesResumeData, let made = Self.resumeData(path: path, state: state) {
+                state.resumeData = made
+                return (nil, state.resumeDataHandlers, made)
+            }
+            state.partialPath = nil
+            return (path, state.resumeDataHandlers, nil)
+        }
+        // A failed or cancelled download leaves nothing behind, unless it can be resumed.
+        if let removal { try? FileManager.default.removeItem(atPath: removal) }
+        for handler in handlers { handler(resumeData) }
+    }
+
+    // MARK: Helpers
+
+    /// Resume data is possible when the cut-short response was the file (200 or 206), had a
+    /// validator to guard `If-Range`, and some bytes arrived.
+    private static func resumeData(path: String, state: State) -> Data? {
+        guard let head = state.lastHead, head.statusCode == 200 || head.statusCode == 206, state.size > 0,
+              let url = state.lastURL else { return nil }
+        let etag = head.value(forHeader: "ETag")
+        let lastModified = head.value(forHeader: "Last-Modified")
+        guard etag != nil || lastModified != nil else { return nil }
+        return DownloadResumeData(url: url, bytes: state.size, partialFile: path, etag: etag, lastModified: lastModified).encoded
+    }
+
+    /// `N` of `bytes=N-`, the only form Salvo sends.
+    static func rangeStart(of value: String) -> Int64? {
+        guard value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
+        return Int64(value.dropFirst(6).dropLast())
+    }
+
+    /// A new path in the directory of partial downloads, `org.salvo.downloads` under the
+    /// temporary directory, which is made readable by its owner only.
+    static func makeTemporaryPath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory.appendingPathComponent(UUID().uuidString + ".partial").path
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a `DownloadRequest`'s response handler receives: the request and response, where
+/// the file went, resume data, the metrics, and the serialized result.
+public struct DownloadResponse<Success, Failure: Error> {
+    private let context: ResponseContext?
+    private let givenRequest: URLRequest?
+    private let givenResponse: HTTPURLResponse?
+
+    /// The `URLRequest` sent.
+    public var request: URLRequest? { context?.attemptRequest ?? givenRequest }
+    /// The server's response, if one arrived.
+    public var response: HTTPURLResponse? { context?.httpResponse ?? givenResponse }
+    /// Where the downloaded file was moved, or `nil` when the download failed.
+    public let fileURL: URL?
+    /// The resume data of a download cancelled with `cancel(producingResumeData: true)`.
+    public let resumeData: Data?
+    /// The transfer's metrics.
+    public let metrics: TransferMetrics?
+    /// How long serialization took, in seconds.
+    public let serializationDuration: TimeInterval
+    /// The serialized result.
+    public let result: Result<Success, Failure>
+
+    /// The success value, or `nil`.
+    public var value: Success? { try? result.get() }
+
+    /// The failure, or `nil`.
+    public var error: Failure? {
+        guard case let .failure(error) = result else { return nil }
+        return error
+    }
+
+    /// Creates a response from its parts.
+    ///
+    /// - Parameters:
+    ///   - request: The `URLRequest` sent.
+    ///   - response: The response.
+    ///   - fileURL: Where the file is.
+    ///   - resumeData: Resume data.
+    ///   - metrics: The metrics.
+    ///   - serializationDuration: Seconds spent serializing.
+    ///   - result: The result.
+    public init(request: URLRequest?, response: HTTPURLResponse?, fileURL: URL?, resumeData: Data?, metrics: TransferMetrics?,
+                serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.init(context: nil, givenRequest: request, givenResponse: response, fileURL: fileURL, resumeData: resumeData,
+                  metrics: metrics, serializationDuration: serializationDuration, result: result)
+    }
+
+    init(context: ResponseContext?, givenRequest: URLRequest? = nil, givenResponse: HTTPURLResponse? = nil, fileURL: URL?,
+         resumeData: Data?, metrics: TransferMetrics?, serializationDuration: TimeInterval, result: Result<Success, Failure>) {
+        self.context = context
+        self.givenRequest = givenRequest
+        self.givenResponse = givenResponse
+        self.fileURL = fileURL
+        self.resumeData = resumeData
+        self.metrics = metrics
+        self.serializationDuration = serializationDuration
+        self.result = result
+    }
+
+    /// The response with its success value transformed.
+    ///
+    /// - Parameter transform: Maps the success value.
+    /// - Returns: The new response.
+    public func map<NewSuccess>(_ transform: (Success) -> NewSuccess) -> DownloadResponse<NewSuccess, Failure> {
+        DownloadResponse<NewSuccess, Failure>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                              fileURL: fileURL, resumeData: resumeData, metrics: metrics,
+                                              serializationDuration: serializationDuration, result: result.map(transform))
+    }
+
+    /// The response with its success value transformed by a throwing closure; a thrown
+    /// error becomes the failure.
+    ///
+    /// - Parameter transform: Maps the success value.
+    /// - Returns: The new response.
+    public func tryMap<NewSuccess>(_ transform: (Success) throws -> NewSuccess) -> DownloadResponse<NewSuccess, any Error> {
+        let mapped: Result<NewSuccess, any Error>
+        switch result {
+        case let .success(value): mapped = Result { try transform(value) }
+        case let .failure(error): mapped = .failure(error)
+        }
+        return DownloadResponse<NewSuccess, any Error>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                                       fileURL: fileURL, resumeData: resumeData, metrics: metrics,
+                                                       serializationDuration: serializationDuration, result: mapped)
+    }
+
+    /// The response with its failure transformed.
+    ///
+    /// - Parameter transform: Maps the failure.
+    /// - Returns: The new response.
+    public func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> DownloadResponse<Success, NewFailure> {
+        DownloadResponse<Success, NewFailure>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                              fileURL: fileURL, resumeData: resumeData, metrics: metrics,
+                                              serializationDuration: serializationDuration, result: result.mapError(transform))
+    }
+}
+
+extension DownloadResponse: @unchecked Sendable where Success: Sendable {}
+// `@unchecked`: as for `DataResponse`, the stored references are a `ResponseContext`
+// (Sendable) and Foundation's `URLRequest`/`HTTPURLResponse`, immutable once built.
+
+extension DownloadResponse: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The result, as text.
+    public var description: String { "\(result)" }
+
+    /// Request, response, file, timings and result, for logs.
+    public var debugDescription: String {
+        let requestText = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" } ?? "None"
+        let responseText = response.map { "[Status Code]: \($0.statusCode)" } ?? "None"
+        return """
+        [Request]: \(requestText)
+        [Response]: \(responseText)
+        [File URL]: \(fileURL?.path ?? "None")
+        [Resume Data]: \(resumeData.map { "\($0.count) bytes" } ?? "None")
+        [Network Duration]: \(metrics.map { "\($0.total)s" } ?? "None")
+        [Serialization Duration]: \(serializationDuration)s
+        [Result]: \(result)
+        """
+    }
+}
+
+/// A `DownloadResponse` whose failure is an `AFError`.
+public typealias AFDownloadResponse<Success> = DownloadResponse<Success, AFError>

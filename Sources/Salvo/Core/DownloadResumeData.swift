@@ -1,0 +1,86 @@
+import Foundation
+
+/// Salvo's resume data: what `DownloadRequest.resumeData` holds and
+/// `Session.download(resumingWith:)` reads.
+///
+/// A small JSON object, documented so tools can write or inspect it:
+///
+/// ```json
+/// {"format": "org.salvo.resume-data", "version": 1,
+///  "url": "https://example.com/big.bin", "bytes": 1048576,
+///  "partialFile": "/tmp/org.salvo.downloads/6F0C….partial",
+///  "etag": "\"5e1f-2a\"", "lastModified": "Tue, 01 Dec 2026 10:00:00 GMT"}
+/// ```
+///
+/// `etag` and `lastModified` are the validators of the response that was cut short, either
+/// may be absent (not both). Resuming asks for `Range: bytes=<bytes>-` with `If-Range` set
+/// to the ETag (or else Last-Modified): the server then sends the rest only if the file has
+/// not changed, and the whole file otherwise, in which case the download starts over.
+///
+/// - Note: Unlike URLSession's, this resume data is not a property list and names the
+///   partial file by path; the file stays in the temporary directory until the download is
+///   resumed to completion, or the caller removes it.
+struct DownloadResumeData: Codable, Sendable, Equatable {
+    static let formatName = "org.salvo.resume-data"
+
+    var format = Self.formatName
+    var version = 1
+    var url: String
+    var bytes: Int64
+    var partialFile: String
+    var etag: String?
+    var lastModified: String?
+
+    /// The `If-Range` value: the strong validator if there is one.
+    var ifRange: String? { etag ?? lastModified }
+
+    init(url: String, bytes: Int64, partialFile: String, etag: String?, lastModified: String?) {
+        self.url = url
+        self.bytes = bytes
+        self.partialFile = partialFile
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Reads resume data; throws `DownloadResumeData.Invalid` for anything else.
+    init(_ data: Data) throws {
+        guard let decoded = try? JSONDecoder().decode(Self.self, from: data), decoded.format == Self.formatName,
+              decoded.version == 1, decoded.bytes >= 0, decoded.ifRange != nil else {
+            throw Invalid()
+        }
+        self = decoded
+    }
+
+    var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings and integers cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// The error when resume data is not Salvo's.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String { "the data is not Salvo resume data (see DownloadResumeData)" }
+    }
+}
+
+/// The request behind `Session.download(resumingWith:)`: a GET of the URL that asks for the
+/// rest of the partial file, or for all of it when the partial file is gone or changed.
+struct ResumeConvertible: URLRequestConvertible {
+    let resumeData: Data
+
+    func asURLRequest() throws -> URLRequest {
+        let resume = try DownloadResumeData(resumeData)
+        guard let url = URL(string: resume.url) else { throw AFError.invalidURL(url: resume.url) }
+        var request = URLRequest(url: url)
+        request.httpMethod = HTTPMethod.get.rawValue
+        let size = (try? FileManager.default.attributesOfItem(atPath: resume.partialFile)[.size] as? NSNumber)?.int64Value
+        // Only a partial file of the recorded length can be continued; otherwise the
+        // download starts over, into a new file.
+        if size == resume.bytes, resume.bytes > 0, let validator = resume.ifRange {
+            request.setValue("bytes=\(resume.bytes)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+        return request
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// A stream request's part in each attempt: a sink that feeds chunks to the handlers with
+/// a bounded window, and validation when the headers arrive.
+///
+/// Chunks reach the request's delivery queue in order, then each handler's queue; a
+/// handler on the delivery queue runs inline, so that it, like the others, sees every
+/// chunk before `.complete`. A chunk's bytes count against the window until every handler
+/// has finished with it.
+final class StreamAttempts: AttemptHooks {
+    /// Takes a chunk; calls `done` once it has finished with it (at once, or later: an
+    /// async consumer calls it when the chunk is taken from its buffer).
+    typealias Consumer = @Sendable (_ data: Data, _ done: @escaping @Sendable () -> Void) -> Void
+    typealias Validator = @Sendable (ResponseHead, ResponseContext?) -> Request.ValidationResult
+
+    private struct State {
+        weak var request: DataStreamRequest?
+        var consumers: [(queue: DispatchQueue, consume: Consumer)] = []
+        var validators: [Validator] = []
+    }
+
+    let bufferSize: Int
+    private let state = Mutex(State())
+
+    init(bufferSize: Int) {
+        self.bufferSize = bufferSize
+    }
+
+    func attach(to request: DataStreamRequest) {
+        state.withLock { $0.request = request }
+    }
+
+    func addConsumer(queue: DispatchQueue, _ consume: @escaping Consumer) {
+        state.withLock { $0.consumers.append((queue, consume)) }
+    }
+
+    func addValidator(_ validator: @escaping Validator) {
+        state.withLock { $0.validators.append(validator) }
+    }
+
+    var sendsBodySource: Bool { false }
+
+    // MARK: AttemptHooks
+
+    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
+        let window = StreamWindow(highWater: bufferSize)
+        let queue = transfer.deliveryQueue
+        // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
+        transfer.sink = ResponseStreamSink(window: window) { [weak self, weak transfer] data in
+            guard let self, let transfer else { return }
+            queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
+        }
+        let (request, hasValidators) = state.withLock { ($0.request, !$0.validators.isEmpty) }
+        let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
+        if hasValidators || !responseHandlers.isEmpty {
+            transfer.headHandler = { [weak self, weak transfer] head in
+                guard let self, let transfer, self.validate(head, transfer: transfer) else { return }
+                guard !responseHandlers.isEmpty, let response = head.makeHTTPURLResponse() else { return }
+                // On the delivery queue it runs inline, so it comes before the first chunk there too.
+                for (handlerQueue, handler) in responseHandlers {
+                    if handlerQueue === queue { handler(response) } else { handlerQueue.async { handler(response) } }
+                }
+            }
+        }
+    }
+
+    func transferEnded(_ transfer: Transfer, outcome: TransferOutcome) {}
+
+    func attemptSucceeded(_ request: Request) -> AFError? { nil }
+
+    func requestFinishing(_ request: Request) {}
+
+    // MARK: Delivery (delivery queue)
+
+    private func received(_ data: Data, window: StreamWindow, transfer: Transfer, on currentQueue: DispatchQueue) {
+        let (request, consumers) = state.withLock { ($0.request, $0.consumers) }
+        // After a failed validation or a cancel, the rest of the body is nobody's.
+        guard let request, !consumers.isEmpty, request.error == nil else {
+            release(data.count, window: window, transfer: transfer, request: request)
+            return
+        }
+        let remaining = Atomic(consumers.count)
+        let done: @Sendable () -> Void = { [weak self] in
+            if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                self?.release(data.count, window: window, transfer: transfer, request: request)
+            }
+        }
+        for (queue, consume) in consumers {
+            if queue === currentQueue {
+                consume(data, done)
+            } else {
+                queue.async { consume(data, done) }
+            }
+        }
+    }
+
+    private func release(_ count: Int, window: StreamWindow, transfer: Transfer, request: DataStreamRequest?) {
+        if window.release(count) { request?.delegate?.loop.send(.drained(transfer)) }
+    }
+
+    /// Runs the validators on a response's head; returns whether it passed.
+    private func validate(_ head: ResponseHead, transfer: Transfer) -> Bool {
+        let (request, validators) = state.withLock { ($0.request, $0.validators) }
+        guard let request else { return false }
+        let context = request.mutableState.withLock { $0.contexts.last }
+        for validator in validators {
+            guard case let .failure(failure) = validator(head, context) else { continue }
+            let error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
+            request.mutableState.withLock { if $0.error == nil { $0.error = error } }
+            // The request completes with the validation error once the transfer stops.
+            request.delegate?.loop.send(.cancel(transfer))
+            return false
+        }
+        return true
+    }
+}

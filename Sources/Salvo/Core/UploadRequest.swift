@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `DataRequest` whose body is sent from `Data`, a file or a stream, read in pieces by
+/// the engine as it goes out, so a file or a stream is never loaded whole.
+///
+/// Every data response handler and serializer works on it; `uploadProgress` reports the
+/// body going out.
+open class UploadRequest: DataRequest, @unchecked Sendable {
+    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex or in
+    // `uploads`, whose state is behind its own Mutex.
+
+    /// What an upload sends.
+    public enum Uploadable: @unchecked Sendable {
+        // `@unchecked Sendable`: a stream is handed to the engine once, through the upload's
+        // Mutex, and read only by the loop thread from then on.
+
+        /// A body in memory.
+        case data(Data)
+        /// A file; `shouldRemove` removes it once the request completes.
+        case file(URL, shouldRemove: Bool)
+        /// A stream, read once: a request that must send its body again fails with
+        /// `URLError(.requestBodyStreamExhausted)`.
+        case stream(InputStream)
+    }
+
+    let uploads: UploadAttempts
+
+    /// What the request sends, once it has been made (for multipart forms, once encoded).
+    public var uploadable: Uploadable? { uploads.uploadable }
+
+    init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
+         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         delegate: Session, makeUploadable: @escaping @Sendable () throws -> Uploadable) {
+        uploads = UploadAttempts(makeUploadable: makeUploadable)
+        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+                   serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                   delegate: delegate, attemptHooks: uploads)
+    }
+}
+
+/// An upload's part in each attempt: a body source for every transfer, made from the
+/// uploadable (built once, on the first attempt), and the removal of a temporary file.
+final class UploadAttempts: AttemptHooks {
+    private struct State {
+        var uploadable: UploadRequest.Uploadable?
+        var streamTaken = false
+    }
+
+    private let makeUploadable: @Sendable () throws -> UploadRequest.Uploadable
+    private let state = Mutex(State())
+
+    init(makeUploadable: @escaping @Sendable () throws -> UploadRequest.Uploadable) {
+        self.makeUploadable = makeUploadable
+    }
+
+    var sendsBodySource: Bool { true }
+    var uploadable: UploadRequest.Uploadable? { state.withLock { $0.uploadable } }
+
+    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
+        // A redirect that turned the request into a GET sends no body.
+        guard spec.method != .get && spec.method != .head else { return }
+        let (uploadable, streamAvailable) = try state.withLock { state -> (UploadRequest.Uploadable, Bool) in
+            let uploadable: UploadRequest.Uploadable
+            if let made = state.uploadable {
+                uploadable = made
+            } else {
+                do {
+                    uploadable = try makeUploadable()
+                } catch {
+                    throw error.asAFError(or: .createUploadableFailed(error: error))
+                }
+                state.uploadable = uploadable
+            }
+            guard case .stream = uploadable else { return (uploadable, true) }
+            defer { state.streamTaken = true }
+            return (uploadable, !state.streamTaken)
+        }
+        switch uploadable {
+        case let .data(data):
+            transfer.bodySource = BodySource(data: data)
+        case let .file(url, _):
+            do {
+                transfer.bodySource = try BodySource(fileAt: url.path)
+            } catch {
+                throw AFError.createUploadableFailed(error: error)
+            }
+        case let .stream(stream):
+            // A stream is read once; an attempt that must send the body again cannot.
+            guard streamAvailable else { throw AFError.sessionTaskFailed(error: URLError(.requestBodyStreamExhausted)) }
+            transfer.bodySource = BodySource(stream: stream)
+        }
+    }
+
+    func transferEnded(_ transfer: Transfer, outcome: TransferOutcome) {}
+
+    func attemptSucceeded(_ request: Request) -> AFError? { nil }
+
+    func requestFinishing(_ request: Request) {
+        // A multipart form encoded to a temporary file is removed, whatever the outcome.
+        if case let .file(url, shouldRemove: true)? = uploadable {
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+}

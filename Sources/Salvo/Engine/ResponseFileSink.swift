@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where a download's body goes: straight into a file descriptor, written with `write(2)`
+/// from libcurl's write callback on the loop thread, so the body is never held in memory.
+///
+/// Opened by the request layer before the transfer is submitted, written only on the loop
+/// thread while the transfer runs, and closed by the request layer once the transfer's
+/// outcome has been delivered; the submit and delivery hand-offs order those accesses.
+final class ResponseFileSink: ResponseSink {
+    /// The bytes the file held when the transfer began (a resumed download appends to them).
+    private(set) var startOffset: Int64
+    /// The bytes the file holds now.
+    private(set) var size: Int64
+    /// The `errno` of the first failed write, or 0.
+    private(set) var writeError: Int32 = 0
+    /// The body of a redirect or of an intermediate response is not the download's.
+    private var discarding = false
+    private var descriptor: Int32
+
+    /// Creates a new file, failing if one exists at `path` (`O_EXCL`): a sink never writes
+    /// into a file it did not make.
+    static func create(at path: String) throws -> ResponseFileSink {
+        // O_APPEND: after `headersEnded` truncates, writes start again at the new end.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.posixError(errno, path) }
+        return ResponseFileSink(descriptor: fd, size: 0)
+    }
+
+    /// Opens an existing partial file to append to it.
+    static func append(to path: String) throws -> ResponseFileSink {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.posixError(errno, path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw Self.posixError(error, path)
+        }
+        return ResponseFileSink(descriptor: fd, size: Int64(info.st_size))
+    }
+
+    private init(descriptor: Int32, size: Int64) {
+        self.descriptor = descriptor
+        self.size = size
+        startOffset = size
+        super.init()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Writes a piece of the body (loop thread). Returns `count`, or 0 after a failed write,
+    /// which makes libcurl stop the transfer with a write error.
+    override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if discarding { return count }
+        var done = 0
+        while done < count {
+            let result = Glibc.write(descriptor, bytes + done, count - done)
+            if result < 0 {
+                if errno == EINTR { continue }
+                writeError = errno
+                return 0
+            }
+            done += result
+        }
+        size += Int64(count)
+        return count
+    }
+
+    /// Told when a response's header block ends (loop thread), before its body arrives.
+    ///
+    /// A redirect's body is dropped, so the file keeps what earlier hops wrote. A file that
+    /// already held bytes keeps them only when the server answers the range with 206;
+    /// any other final answer means the whole body follows, so the file starts over.
+    override func headersEnded(status: Int, isRedirect: Bool) {
+        discarding = isRedirect || status < 200
+        guard !discarding, size > 0, status != 206 else { return }
+        if ftruncate(descriptor, 0) == 0 {
+            size = 0
+        } else {
+            writeError = errno
+        }
+    }
+
+    /// Cuts the file back to `length` bytes before the transfer starts: a retried attempt
+    /// of a resumed download asks again for the bytes from `length` on.
+    func truncate(to length: Int64) throws {
+        guard length <= size else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the partial file is shorter than its resume data says"])
+        }
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw Self.posixError(errno, "") }
+        size = length
+        startOffset = length
+    }
+
+    /// Closes the descriptor; later calls do nothing.
+    func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    static func posixError(_ code: Int32, _ path: String) -> any Error {
+        let posix = POSIXErrorCode(rawValue: code) ?? .EIO
+        return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(posix)])
+    }
+}

@@ -1,0 +1,13 @@
+/// Where a response body goes when it does not collect in memory: a file
+/// (`ResponseFileSink`) or a consumer fed chunk by chunk (`ResponseStreamSink`).
+///
+/// A class rather than a protocol so the write callback pays one optional check and a
+/// vtable call; a data request has no sink and pays only the check.
+class ResponseSink {
+    /// Takes a piece of the body (loop thread). Returns `count` when taken, 0 to fail the
+    /// transfer with a write error, or `CURL_WRITEFUNC_PAUSE` to pause it.
+    func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { count }
+
+    /// Told when a response's header block ends (loop thread), before its body arrives.
+    func headersEnded(status: Int, isRedirect: Bool) {}
+}

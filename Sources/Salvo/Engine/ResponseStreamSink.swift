@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+internal import CCurl
+
+/// Feeds a streaming response to its consumer chunk by chunk, and pauses the transfer
+/// (`CURL_WRITEFUNC_PAUSE`) while the consumer holds more than `window.highWater` bytes it
+/// has not finished with, so memory stays bounded however slow the consumer is.
+final class ResponseStreamSink: ResponseSink {
+    let window: StreamWindow
+    /// Hands a chunk to the request layer, which queues it; never user code.
+    private let deliver: (Data) -> Void
+    private var discarding = false
+
+    init(window: StreamWindow, deliver: @escaping (Data) -> Void) {
+        self.window = window
+        self.deliver = deliver
+    }
+
+    override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if discarding { return count }
+        // Refused: libcurl keeps the chunk and offers it again once unpaused.
+        guard window.admit(count) else { return SALVO_WRITEFUNC_PAUSE }
+        deliver(Data(bytes: bytes, count: count))
+        return count
+    }
+
+    override func headersEnded(status: Int, isRedirect: Bool) {
+        // A redirect's body is not the stream's.
+        discarding = isRedirect || status < 200
+    }
+}
+
+/// How many streamed bytes the consumer has not finished with, shared by the loop thread
+/// (which admits chunks) and the consumer's queues (which release them).
+final class StreamWindow: Sendable {
+    /// Above this many outstanding bytes, the transfer pauses.
+    let highWater: Int
+    /// At or below this many, a paused transfer continues.
+    let lowWater: Int
+    private let state = Mutex<(outstanding: Int, paused: Bool)>((0, false))
+
+    init(highWater: Int) {
+        self.highWater = max(highWater, 1)
+        lowWater = max(highWater, 1) / 2
+    }
+
+    /// Counts a chunk in, or refuses it and marks the window paused. A chunk always fits
+    /// an empty window, whatever its size, so the stream cannot stall for good.
+    func admit(_ count: Int) -> Bool {
+        state.withLock { state in
+            if state.outstanding > 0 && state.outstanding + count > highWater {
+                state.paused = true
+                return false
+            }
+            state.outstanding += count
+            return true
+        }
+    }
+
+    /// Counts a chunk out. Returns `true` when a paused transfer should now continue.
+    func release(_ count: Int) -> Bool {
+        state.withLock { state in
+            state.outstanding -= count
+            guard state.paused, state.outstanding <= lowWater else { return false }
+            state.paused = false
+            return true
+        }
+    }
+
+    /// The bytes handed out and not yet released.
+    var outstanding: Int { state.withLock { $0.outstanding } }
+}

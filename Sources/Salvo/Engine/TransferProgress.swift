@@ -1,0 +1,50 @@
+import Foundation
+
+/// Progress reporting for one transfer, attached only when someone registered a progress
+/// handler: without it libcurl's progress callback is never installed.
+///
+/// libcurl calls back many times a second; `ProgressThrottle` passes on an update only when
+/// 50 ms have gone by or the fraction done has grown by 1%, and never the final "all done"
+/// one, which the request layer sends once, exactly 1.0, when the request succeeds.
+final class TransferProgress {
+    /// Sends upload updates on; `nil` when no one listens.
+    let upload: ProgressThrottle?
+    /// Sends download updates on; `nil` when no one listens.
+    let download: ProgressThrottle?
+
+    init(upload: ProgressThrottle?, download: ProgressThrottle?) {
+        self.upload = upload
+        self.download = download
+    }
+}
+
+/// Decides which of libcurl's progress calls become updates (loop thread only).
+final class ProgressThrottle {
+    /// Receives `(completed, total)` bytes on the loop thread; it must only hand the values
+    /// to a queue (it is the request layer's, never user code).
+    private let report: @Sendable (Int64, Int64) -> Void
+    private var lastTime: UInt64 = 0
+    private var lastCompleted: Int64 = -1
+    private var lastFraction = 0.0
+
+    static let interval: UInt64 = 50_000_000
+    static let step = 0.01
+
+    init(report: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.report = report
+    }
+
+    @inline(__always)
+    func update(completed: Int64, total: Int64) {
+        guard completed != lastCompleted, completed > 0 else { return }
+        // The last update belongs to the request layer, sent once the request succeeded.
+        if total > 0 && completed >= total { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let fraction = total > 0 ? Double(completed) / Double(total) : 0
+        guard now &- lastTime >= Self.interval || fraction - lastFraction >= Self.step else { return }
+        lastTime = now
+        lastCompleted = completed
+        lastFraction = fraction
+        report(completed, total)
+    }
+}

@@ -1,0 +1,152 @@
+import XCTest
+import Salvo
+
+/// Cancelling with resume data and resuming, against nginx (which sends an ETag and honours
+/// `Range` with `If-Range`), and the one large download that bounds memory.
+final class DownloadResumeTests: XCTestCase {
+    private var made: [URL] = []
+
+    override func tearDownWithError() throws {
+        for url in made { try? FileManager.default.removeItem(at: url) }
+        XCTAssertEqual(DownloadRequestTests.partialFiles(), [], "partial downloads left behind")
+    }
+
+    /// A file of `size` bytes in nginx's docroot, varied enough that a misplaced range shows.
+    private func servedFile(_ name: String, size: Int, seed: UInt8) throws -> (url: URL, local: URL) {
+        var bytes = [UInt8](repeating: 0, count: size)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 12) &+ seed }
+        let local = try TestServers.shared.docroot.appendingPathComponent(name)
+        try Data(bytes).write(to: local)
+        made.append(local)
+        return (try TestServers.shared.url(.nginx, "/" + name), local)
+    }
+
+    private func destination(_ name: String) -> (URL, DownloadRequest.Destination) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-resume-\(UUID().uuidString)-\(name)")
+        made.append(url)
+        return (url, { _, _ in (url, [.removePreviousFile]) })
+    }
+
+    /// Starts a download and cancels it, asking for resume data, once bytes have arrived.
+    ///
+    /// On a loaded machine the whole file can arrive before the cancel does; the download
+    /// then simply succeeds, and the next try cancels it mid-body.
+    private func cancelledDownload(_ session: Session, _ url: URL) throws -> Data {
+        for _ in 0..<5 {
+            let request = session.download(url)
+            let resume = expectation(description: "resume data")
+            let box = Box<Data?>()
+            request.onFirstBytes {
+                request.cancel { data in
+                    box.set(data)
+                    resume.fulfill()
+                }
+            }
+            let response = awaitDownload(request)
+            wait(for: [resume], timeout: 60)
+            if let fileURL = response.fileURL {
+                // Finished before the cancel landed: try again.
+                try? FileManager.default.removeItem(at: fileURL)
+                continue
+            }
+            XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+            let data = try XCTUnwrap(box.value ?? nil, "no resume data")
+            XCTAssertEqual(response.resumeData, data)
+            XCTAssertEqual(request.resumeData, data)
+            return data
+        }
+        throw NeverCutShort()
+    }
+
+    private struct NeverCutShort: Error, CustomStringConvertible {
+        var description: String { "every download finished before its cancel arrived" }
+    }
+
+    func testCancelThenResumeIsByteIdentical() throws {
+        let session = testSession()
+        let served = try servedFile("resume-\(UUID().uuidString).bin", size: 64 << 20, seed: 1)
+        let resumeData = try cancelledDownload(session, served.url)
+        let resumeInfo = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])
+        let partialBytes = try XCTUnwrap(resumeInfo["bytes"] as? Int)
+        XCTAssertGreaterThan(partialBytes, 0)
+        XCTAssertLessThan(partialBytes, 64 << 20)
+
+        let (target, destination) = self.destination("resumed.bin")
+        let fractions = Collector<Double>()
+        let progressQueue = DispatchQueue(label: "progress")
+        let request = session.download(resumingWith: resumeData, to: destination)
+            .downloadProgress(queue: progressQueue) { fractions.append($0.fractionCompleted) }
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 206, "the rest was not asked for as a range")
+        XCTAssertEqual(request.request?.headers["Range"], "bytes=\(partialBytes)-")
+        XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
+        progressQueue.sync {}
+        XCTAssertEqual(fractions.values.last, 1.0)
+        // Counting the bytes it already had, progress never starts below them.
+        XCTAssertGreaterThan(fractions.values.first ?? 0, Double(partialBytes) / Double(64 << 20) - 0.01)
+    }
+
+    func testResumeAfterTheFileChangedStartsOver() throws {
+        let session = testSession()
+        let name = "changing-\(UUID().uuidString).bin"
+        let served = try servedFile(name, size: 32 << 20, seed: 1)
+        let resumeData = try cancelledDownload(session, served.url)
+        // Another size gives nginx's ETag (mtime-size) another value, whatever the clock.
+        let changed = try servedFile(name, size: (32 << 20) + 4096, seed: 7)
+
+        let (target, destination) = self.destination("changed.bin")
+        let response = awaitDownload(session.download(resumingWith: resumeData, to: destination))
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: changed.local), "the download did not start over")
+    }
+
+    func testResumeDataOfAnotherFormatFails() throws {
+        let session = testSession()
+        let response = awaitDownload(session.download(resumingWith: Data("not resume data".utf8)))
+        XCTAssertTrue(response.error?.isCreateURLRequestError == true, String(describing: response.error))
+    }
+
+    /// The body goes to disk, never to memory: a 256 MiB download grows the peak resident
+    /// set by far less than its size.
+    func testLargeDownloadKeepsMemoryFlat() throws {
+        let session = testSession()
+        let url = try TestServers.shared.largeFile()
+        let (target, destination) = self.destination("256m.bin")
+        // Reset the peak (VmHWM) so earlier tests do not hide or inflate this one's.
+        try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let before = try Self.residentPeakKiB()
+        let response = awaitDownload(session.download(url, to: destination), timeout: 120)
+        let after = try Self.residentPeakKiB()
+        XCTAssertNil(response.error)
+        let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber
+        XCTAssertEqual(size?.intValue, 256 << 20)
+        XCTAssertLessThan(after - before, 64 * 1024, "peak RSS grew by \((after - before) / 1024) MiB")
+    }
+
+    static func residentPeakKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    }
+}
+
+extension XCTestCase {
+    func awaitDownload(_ request: DownloadRequest, timeout: TimeInterval = 60,
+                       file: StaticString = #filePath, line: UInt = #line) -> AFDownloadResponse<URL?> {
+        let done = expectation(description: "download")
+        let box = Box<AFDownloadResponse<URL?>>()
+        request.response(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: timeout)
+        guard let response = box.value else {
+            XCTFail("no response", file: file, line: line)
+            return AFDownloadResponse(request: nil, response: nil, fileURL: nil, resumeData: nil, metrics: nil,
+                                      serializationDuration: 0, result: .failure(.explicitlyCancelled))
+        }
+        return response
+    }
+}
