@@ -7,9 +7,9 @@ import FoundationNetworking
 public final class DataResponseSerializer: ResponseSerializer, InputSerializer {
     /// Applied before the data is returned.
     public let dataPreprocessor: any DataPreprocessor
-    /// Methods whose responses may be empty.
-    public let emptyResponseCodes: Set<Int>
     /// Status codes whose responses may be empty.
+    public let emptyResponseCodes: Set<Int>
+    /// Methods whose responses may be empty.
     public let emptyRequestMethods: Set<HTTPMethod>
 
     /// Creates the serializer.
@@ -44,6 +44,9 @@ public final class DataResponseSerializer: ResponseSerializer, InputSerializer {
 }
 
 extension ResponseSerializer where Self == DataResponseSerializer {
+    /// A `DataResponseSerializer` with default settings.
+    public static var data: DataResponseSerializer { DataResponseSerializer() }
+
     /// A `DataResponseSerializer` with the given settings.
     public static func data(dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
                             emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,

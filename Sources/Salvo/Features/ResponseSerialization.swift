@@ -95,7 +95,7 @@ extension ResponseSerializer {
     }
 
     /// Whether an empty body is acceptable for this request and response.
-    public func emptyResponseAllowed(request: URLRequest?, response: HTTPURLResponse?) -> Bool {
+    public func emptyResponseAllowed(forRequest request: URLRequest?, response: HTTPURLResponse?) -> Bool {
         requestAllowsEmptyResponseData(request) == true || responseAllowsEmptyResponseData(response) == true
     }
 
