@@ -26,8 +26,9 @@ STAMP="$VENV/.salvo-setup-stamp"
 # cmake, ninja-build: the CMake build of the package.
 # pkg-config: SwiftPM and CMake find libcurl through it.
 # python3, python3-venv: Debian's python, used for the test environment.
+# aria2: aria2c, an outside baseline of salvo-bench's transfers suite.
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv)
+              pkg-config python3 python3-venv aria2)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.

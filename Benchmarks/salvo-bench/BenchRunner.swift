@@ -15,7 +15,7 @@ struct BenchRunner {
         }
 
         var nginx: LoopbackNginx?
-        if options.suites.contains(.dispatch) {
+        if options.suites.contains(.dispatch) || options.suites.contains(.transfers) {
             guard let executable = LoopbackNginx.locate() else {
                 FileHandle.standardError.write(Data("salvo-bench: \(LoopbackNginx.installHint)\n".utf8))
                 return 1
@@ -40,7 +40,8 @@ struct BenchRunner {
                 guard let nginx else { continue }
                 healthy = DispatchSuite(options: options, nginx: nginx).run(into: &report) && healthy
             case .transfers:
-                healthy = TransfersSuite().run(into: &report) && healthy
+                guard let nginx else { continue }
+                healthy = TransfersSuite(options: options, nginx: nginx).run(into: &report) && healthy
             }
         }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Runs a dispatch client in a child process: this executable again, in `--child` mode.
+/// Runs a client in a child process: this executable again, in `--child` (dispatch) or
+/// `--transfer-child` (transfers) mode.
 enum ChildProcess {
     /// This executable's path.
     static let executable: String = {
@@ -18,10 +19,15 @@ enum ChildProcess {
     /// Runs the child and returns what it measured; throws when it fails or outlives
     /// `timeout` seconds (it is killed then).
     static func run(_ request: DispatchChild.Request, timeout: Double) throws -> ClientMeasurement {
+        try run(arguments: request.arguments, timeout: timeout)
+    }
+
+    /// Runs this executable with `arguments` and decodes the last line it prints.
+    static func run(arguments: [String], timeout: Double) throws -> ClientMeasurement {
         guard !Cleanup.shared.isStopping else { throw BenchError("stopping") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = request.arguments
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice

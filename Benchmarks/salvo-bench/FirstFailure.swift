@@ -7,7 +7,15 @@ enum FirstFailure {
     private static let reported = Atomic<Bool>(false)
 
     static func report(_ client: DispatchClient, _ reason: @autoclosure () -> String) {
+        report(named: client.rawValue, reason())
+    }
+
+    static func report(transfer client: TransferClient, _ reason: @autoclosure () -> String) {
+        report(named: client.rawValue, reason())
+    }
+
+    private static func report(named name: String, _ reason: @autoclosure () -> String) {
         guard !reported.exchange(true, ordering: .relaxed) else { return }
-        FileHandle.standardError.write(Data("\n  [\(client.rawValue)] first failed request: \(reason())\n".utf8))
+        FileHandle.standardError.write(Data("\n  [\(name)] first failed request: \(reason())\n".utf8))
     }
 }

@@ -10,6 +10,8 @@ final class LoopbackNginx: @unchecked Sendable {
     let http1URL: URL
     let h2cURL: URL
     let version: String
+    /// The directory nginx serves (the transfers suite writes its files there).
+    let documentRoot: String
     private let process: Process
 
     /// Where nginx is, or `nil`: `$SALVO_BENCH_NGINX` when set, else the first on `PATH`,
@@ -25,7 +27,7 @@ final class LoopbackNginx: @unchecked Sendable {
     }
 
     static let installHint = """
-        nginx is not installed; the dispatch suite needs it.
+        nginx is not installed; the dispatch and transfers suites need it.
         On Debian or Ubuntu: sudo apt-get install nginx-light (or run Scripts/setup.sh as root).
         """
 
@@ -60,7 +62,7 @@ final class LoopbackNginx: @unchecked Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
             try process.run()
-            let nginx = LoopbackNginx(process: process, version: version,
+            let nginx = LoopbackNginx(process: process, version: version, documentRoot: documentRoot,
                                       http1URL: URL(string: "http://127.0.0.1:\(ports.0)/small")!,
                                       h2cURL: URL(string: "http://127.0.0.1:\(ports.1)/small")!)
             Cleanup.shared.add { nginx.stop() }
@@ -73,9 +75,10 @@ final class LoopbackNginx: @unchecked Sendable {
         throw lastError
     }
 
-    private init(process: Process, version: String, http1URL: URL, h2cURL: URL) {
+    private init(process: Process, version: String, documentRoot: String, http1URL: URL, h2cURL: URL) {
         self.process = process
         self.version = version
+        self.documentRoot = documentRoot
         self.http1URL = http1URL
         self.h2cURL = h2cURL
     }

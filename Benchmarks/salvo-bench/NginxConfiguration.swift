@@ -1,6 +1,6 @@
 /// The loopback nginx configuration of the benchmarks: adapted from
 /// Tests/Servers/nginx.conf.template (which the tests own), trimmed to what the dispatch
-/// suite needs. Every path nginx writes is inside the bench's temporary directory.
+/// and transfers suites need. Every path nginx writes is inside the bench's temporary directory.
 struct NginxConfiguration {
     var directory: String
     var documentRoot: String
@@ -59,6 +59,21 @@ struct NginxConfiguration {
 
                 location = /small {
                     default_type text/plain;
+                }
+
+                # The transfers suite's files: large bodies go out with sendfile.
+                location /files/ {
+                    sendfile on;
+                    tcp_nopush on;
+                    open_file_cache off;
+                }
+
+                # An upload sink: accepts a body of any size and answers 204. nginx reads
+                # and discards the body in memory (nothing is written to disk); the client
+                # checks that it sent every byte.
+                location = /upload {
+                    client_max_body_size 0;
+                    return 204;
                 }
             }
         }

@@ -6,8 +6,18 @@ struct ResourceUsage {
     let peakRSSKiB: Int
 
     static func current() -> ResourceUsage {
+        usage(of: RUSAGE_SELF.rawValue)
+    }
+
+    /// The same for the children this process has waited for: their CPU time added up,
+    /// the peak memory of the largest.
+    static func children() -> ResourceUsage {
+        usage(of: RUSAGE_CHILDREN.rawValue)
+    }
+
+    private static func usage(of who: Int32) -> ResourceUsage {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        getrusage(__rusage_who_t(who), &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return ResourceUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakRSSKiB: Int(usage.ru_maxrss))
     }

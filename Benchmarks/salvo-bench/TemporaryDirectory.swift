@@ -1,11 +1,11 @@
 import Foundation
 
-/// A private directory under the system's temporary directory, removed at cleanup.
+/// A private directory under the system's temporary directory (or `parent`), removed at cleanup.
 struct TemporaryDirectory {
     let path: String
 
-    init(prefix: String) throws {
-        var template = Array((NSTemporaryDirectory() + "/\(prefix)XXXXXX").utf8CString)
+    init(prefix: String, in parent: String = NSTemporaryDirectory()) throws {
+        var template = Array((parent + "/\(prefix)XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw BenchError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
         }

@@ -1,13 +1,86 @@
-/// The transfers suite: large downloads and uploads. Salvo has no `DownloadRequest` or
-/// `UploadRequest` yet, so there is nothing to measure; the suite says so rather than
-/// printing numbers it did not measure.
-struct TransfersSuite {
-    static let message = "transfers: not available until DownloadRequest lands "
-        + "(Salvo has no DownloadRequest or UploadRequest yet; nothing measured)"
+import Foundation
 
+/// The transfers suite: many small and a few large downloads, and one large upload,
+/// against the loopback nginx over HTTP/1.1; every client in a child process of its own,
+/// several rounds with the clients alternating, medians and ratios to the best outside
+/// client (curl or aria2c).
+struct TransfersSuite {
+    let options: BenchOptions
+    let nginx: LoopbackNginx
+
+    private var rounds: Int { options.rounds ?? (options.quick ? 1 : 3) }
+
+    /// Runs every case; returns `false` when a client failed or lost files.
     func run(into report: inout BenchReport) -> Bool {
-        Console.line("\n== transfers ==\n\(Self.message)")
-        report.add(suite: .transfers, case: "all", client: "salvo", figures: [:], note: Self.message)
-        return true
+        let cases = TransferCase.all(quick: options.quick)
+        Console.line("\n== transfers: files from nginx on loopback (\(nginx.version), \(options.nginxWorkers) workers, "
+                     + "sendfile), HTTP/1.1; \(rounds) round(s), clients alternating, medians ==")
+        Console.line(Self.legend)
+        let source: String
+        let outputParent: TemporaryDirectory
+        do {
+            Console.progress("  writing the files into nginx's document root…")
+            source = try TransferFiles.make(for: cases, documentRoot: nginx.documentRoot)
+            outputParent = try TemporaryDirectory(prefix: "salvo-bench-transfers-")
+            Console.progress(" done\n")
+        } catch {
+            FileHandle.standardError.write(Data("salvo-bench: transfers: \(error)\n".utf8))
+            return false
+        }
+        let base = nginx.http1URL.deletingLastPathComponent()
+        var healthy = true
+        for transfer in cases where !Cleanup.shared.isStopping {
+            let outcome = runCase(transfer, base: base, source: source, outputParent: outputParent.path)
+            outcome.printTable()
+            outcome.record(into: &report)
+            healthy = healthy && outcome.healthy
+        }
+        return healthy
+    }
+
+    static let legend = """
+        Each client runs in a child process of its own and writes the files into a fresh directory (removed
+        afterwards). Salvo: CPU and peak RSS of its process from the first transfer on ("client MiB" is what
+        the transfers added to the resident size then). curl, aria2c: the tool's own CPU (getrusage of the
+        waited-for child) and peak RSS (its VmHWM, read every 2 ms), wall time from spawn to exit.
+        "/ best": over the fastest outside client.
+          salvo        session.download(url, to:) / session.upload(fileURL, to:, method: .put), handlers on one
+                       serial queue, httpMaximumConnectionsPerHost = files at once, libcurl's 16 KiB receive buffer
+          salvo-100k   the same with TransportConfiguration(receiveBufferSize: 100 KiB), curl's own setting
+          curl         curl --parallel --parallel-max N --fail -K list (url + output per file); upload: curl -T FILE
+          aria2c       aria2c -i list -j N -x 1 -s 1 --file-allocation=none
+        """
+
+    private func runCase(_ transfer: TransferCase, base: URL, source: String, outputParent: String) -> TransferCaseOutcome {
+        let clients = TransferClient.allCases
+        var outcome = TransferCaseOutcome(transfer: transfer, clients: clients)
+        let runnable = clients.filter { client in
+            if let reason = client.unavailability(for: transfer) {
+                outcome.unavailable[client] = reason
+                return false
+            }
+            return true
+        }
+        let bytes = Double(transfer.count * transfer.size)
+        for round in 0..<rounds where !Cleanup.shared.isStopping {
+            Console.progress("  \(transfer.name), round \(round + 1)/\(rounds):")
+            // Rotate the order each round, so no client always runs first or last.
+            let order = runnable.indices.map { runnable[($0 + round) % runnable.count] }
+            for client in order where outcome.errors[client] == nil {
+                let request = TransferChild.Request(client: client, baseURL: base, sourceDirectory: source,
+                                                    outputParent: outputParent, transfer: transfer)
+                Console.progress(" \(client.rawValue)")
+                do {
+                    // Generous: 30 s plus 20 MB/s (loopback moves over 1 GB/s).
+                    let timeout = 30 + bytes / 20e6
+                    outcome.samples[client, default: []].append(try ChildProcess.run(arguments: request.arguments, timeout: timeout))
+                } catch {
+                    outcome.errors[client] = "\(error)"
+                    Console.progress("(failed)")
+                }
+            }
+            Console.progress("\n")
+        }
+        return outcome
     }
 }

@@ -9,12 +9,15 @@ enum Usage {
                   HTTP/1.1 and h2c: raw libcurl (epoll + socket_action, and poll), Salvo
                   (completion handlers, async/await) and URLSession, each client in a
                   child process of its own
-      transfers   large downloads and uploads (not available yet)
+      transfers   1000 × 100 KiB (16 at once) and 4 × 256 MiB downloads, a 256 MiB upload,
+                  from the loopback nginx: Salvo, curl --parallel and aria2c (when
+                  installed), each in a child process; with --quick 100 × 100 KiB,
+                  2 × 8 MiB and an 8 MiB upload
 
     Options:
       --quick              every suite briefly: proves the benchmark works, judges nothing
       --json FILE          also write the results as JSON
-      --rounds N           dispatch rounds per case (default 3; 1 with --quick)
+      --rounds N           rounds per case (default 3; 1 with --quick)
       --requests N         dispatch requests per client and case (default 20000; 400 with --quick)
       --inflight LIST      dispatch concurrency levels, comma-separated (default 1,16,128,1024)
       --protocols LIST     h1, h2c or both (default h1,h2c)
@@ -22,7 +25,7 @@ enum Usage {
       --nginx-workers N    nginx worker processes (default 2)
       -h, --help           this text
 
-    nginx (Debian: apt-get install nginx-light) must be installed for `dispatch`; set
+    nginx (Debian: apt-get install nginx-light) must be installed for `dispatch` and `transfers`; set
     SALVO_BENCH_NGINX to use one that is not on PATH.
     """
 }

@@ -2,14 +2,18 @@
 //
 //   swift run -c release salvo-bench [encoding|dispatch|transfers ...] [--quick] [--json FILE]
 //
-// See Usage.swift for every option. A hidden `--child CLIENT ...` mode runs one
-// dispatch client in a process of its own (DispatchChild.swift).
+// See Usage.swift for every option. Hidden `--child CLIENT ...` and `--transfer-child
+// CLIENT ...` modes run one dispatch or transfers client in a process of its own
+// (DispatchChild.swift, TransferChild.swift).
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == DispatchChild.flag {
     exit(DispatchChild.main(Array(arguments.dropFirst())))
+}
+if arguments.first == TransferChild.flag {
+    exit(TransferChild.main(Array(arguments.dropFirst())))
 }
 
 let options: BenchOptions

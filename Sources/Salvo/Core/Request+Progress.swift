@@ -52,13 +52,16 @@ extension Request {
 
     /// Sends the closing update, exactly 1.0, to every progress handler of a request that
     /// succeeded. Called once, from `finish`.
-    func reportFinalProgress(_ handlers: ProgressHandlers, metrics: TransferMetrics?) {
+    /// Posts the final, complete progress before any response handler runs: handlers on
+    /// `currentQueue` are called here, at once, and those on other queues are queued now, ahead
+    /// of the response handlers queued after them.
+    func reportFinalProgress(_ handlers: ProgressHandlers, metrics: TransferMetrics?, on currentQueue: DispatchQueue?) {
         if !handlers.upload.isEmpty {
-            ProgressHandlers.post(handlers.upload, completed: metrics?.bytesSent ?? 0, total: nil)
+            ProgressHandlers.post(handlers.upload, completed: metrics?.bytesSent ?? 0, total: nil, inlineOn: currentQueue)
         }
         if !handlers.download.isEmpty {
             let bytes = (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
-            ProgressHandlers.post(handlers.download, completed: bytes, total: nil)
+            ProgressHandlers.post(handlers.download, completed: bytes, total: nil, inlineOn: currentQueue)
         }
     }
 }
@@ -81,16 +84,18 @@ struct ProgressHandlers: Sendable {
     /// Hands an update to each handler's queue. `total` `nil` marks the final update: the
     /// total is then what was done, so the fraction is exactly 1 (an empty body counts as
     /// one unit of one, for the same reason).
-    static func post(_ handlers: [(DispatchQueue, Request.ProgressHandler)], completed: Int64, total: Int64?) {
+    static func post(_ handlers: [(DispatchQueue, Request.ProgressHandler)], completed: Int64, total: Int64?,
+                     inlineOn currentQueue: DispatchQueue? = nil) {
         let done = total == nil ? max(completed, 1) : completed
         let total = total ?? done
         for (queue, handler) in handlers {
-            queue.async {
+            let call: @Sendable () -> Void = {
                 // Made here, on the handler's queue, so no `Progress` crosses threads.
                 let progress = Progress(totalUnitCount: total)
                 progress.completedUnitCount = done
                 handler(progress)
             }
+            if queue === currentQueue { call() } else { queue.async(execute: call) }
         }
     }
 }

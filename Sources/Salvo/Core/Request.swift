@@ -329,7 +329,7 @@ open class Request: @unchecked Sendable {
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
         attemptHooks?.requestFinishing(self)
-        if let finalProgress { reportFinalProgress(finalProgress.handlers, metrics: finalProgress.metrics) }
+        if let finalProgress { reportFinalProgress(finalProgress.handlers, metrics: finalProgress.metrics, on: currentQueue) }
         // Monitors hear of the finish before serialization, as in Alamofire.
         eventMonitor?.requestDidFinish(self)
         handlers.forEach { handler in

@@ -1,0 +1,43 @@
+/// One case of the transfers suite: files of one size, downloaded or uploaded, so many at
+/// a time.
+struct TransferCase: Sendable {
+    enum Direction: String, Sendable {
+        case download, upload
+    }
+
+    var direction: Direction
+    /// Files moved.
+    var count: Int
+    /// Bytes per file.
+    var size: Int
+    /// Transfers at once.
+    var parallel: Int
+
+    /// The name the tables and the JSON use, e.g. "download 1000 × 100 KiB, 16 at once".
+    var name: String {
+        let verb = direction == .download ? "download" : "upload"
+        let files = count == 1 ? Self.sizeText(size) : "\(count) × \(Self.sizeText(size))"
+        return count == 1 ? "\(verb) \(files)" : "\(verb) \(files), \(parallel) at once"
+    }
+
+    /// The names of the files this case serves from the document root's `files/`.
+    var fileNames: [String] {
+        (0..<count).map { "\(Self.sizeText(size).replacingOccurrences(of: " ", with: ""))-\($0)" }
+    }
+
+    /// The cases of a run: issue 5's, or small ones that prove the suite works.
+    static func all(quick: Bool) -> [TransferCase] {
+        if quick {
+            return [TransferCase(direction: .download, count: 100, size: 100 << 10, parallel: 16),
+                    TransferCase(direction: .download, count: 2, size: 8 << 20, parallel: 2),
+                    TransferCase(direction: .upload, count: 1, size: 8 << 20, parallel: 1)]
+        }
+        return [TransferCase(direction: .download, count: 1000, size: 100 << 10, parallel: 16),
+                TransferCase(direction: .download, count: 4, size: 256 << 20, parallel: 4),
+                TransferCase(direction: .upload, count: 1, size: 256 << 20, parallel: 1)]
+    }
+
+    static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+    }
+}

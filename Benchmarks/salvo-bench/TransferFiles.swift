@@ -1,0 +1,47 @@
+import Foundation
+
+/// Writes the transfers suite's files into nginx's document root (`files/`), once per
+/// size, from a buffer of pseudo-random bytes (so nothing along the way could compress them).
+enum TransferFiles {
+    /// Makes every file the cases need; returns the directory.
+    static func make(for cases: [TransferCase], documentRoot: String) throws -> String {
+        let directory = documentRoot + "/files"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let chunk = randomChunk()
+        for transfer in cases {
+            for name in transfer.fileNames where !FileManager.default.fileExists(atPath: directory + "/" + name) {
+                try write(size: transfer.size, to: directory + "/" + name, from: chunk)
+            }
+        }
+        return directory
+    }
+
+    private static func write(size: Int, to path: String, from chunk: [UInt8]) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw BenchError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var left = size
+        while left > 0 {
+            let piece = min(left, chunk.count)
+            let written = chunk.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress!, piece) }
+            guard written > 0 else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            left -= written
+        }
+    }
+
+    /// 1 MiB from a xorshift generator with a fixed seed.
+    private static func randomChunk() -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        bytes.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for index in words.indices {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                words[index] = state
+            }
+        }
+        return bytes
+    }
+}
