@@ -17,6 +17,9 @@ final class DownloadAttempts: AttemptHooks {
         var fileURL: URL?
         var resumeData: Data?
         var producesResumeData = false
+        /// Set when the request finishes; resume-data handlers added later are answered by
+        /// their caller.
+        var finishing = false
         var resumeDataHandlers: [@Sendable (Data?) -> Void] = []
         /// What the last transfer left: where it was, its response and the file's size.
         var lastURL: String?
@@ -42,10 +45,17 @@ final class DownloadAttempts: AttemptHooks {
     var partialFileURL: URL? { state.withLock { $0.partialPath }.map { URL(fileURLWithPath: $0) } }
 
     /// Asks for resume data when the cancelled request finishes; `handler` gets it then.
-    func produceResumeData(then handler: (@Sendable (Data?) -> Void)?) {
+    /// Asks for resume data when the request finishes. Returns `false` when the request has
+    /// already finished, in which case `handler` will not be called by the request and the
+    /// caller must answer it itself (the decision is taken under the same lock as the finish,
+    /// so the handler runs exactly once either way).
+    @discardableResult
+    func produceResumeData(then handler: (@Sendable (Data?) -> Void)?) -> Bool {
         state.withLock {
             $0.producesResumeData = true
+            guard !$0.finishing else { return false }
             if let handler { $0.resumeDataHandlers.append(handler) }
+            return true
         }
     }
 
@@ -119,6 +129,7 @@ final class DownloadAttempts: AttemptHooks {
     func requestFinishing(_ request: Request) {
         let cancelled = request.isCancelled
         let (removal, handlers, resumeData) = state.withLock { state -> (String?, [@Sendable (Data?) -> Void], Data?) in
+            state.finishing = true
             defer { state.resumeDataHandlers = [] }
             guard let path = state.partialPath else { return (nil, state.resumeDataHandlers, nil) }
             if cancelled, state.producesResumeData, let made = Self.resumeData(path: path, state: state) {

@@ -142,11 +142,10 @@ open class DownloadRequest: Request, @unchecked Sendable {
     /// - Returns: The request.
     @discardableResult
     public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (_ data: Data?) -> Void) -> Self {
-        attempts.produceResumeData(then: completionHandler)
-        let wasRunning = !isFinished && !isCancelled
+        let willBeAnswered = attempts.produceResumeData(then: completionHandler)
         cancel()
         // Already complete: nothing will be produced, but the handler still runs once.
-        if !wasRunning { completionHandler(nil) }
+        if !willBeAnswered { completionHandler(nil) }
         return self
     }
 }

@@ -348,6 +348,8 @@ open class Session: @unchecked Sendable {
             return true
         }
         guard accepted else {
+            // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
+            hooks?.requestFinishing(request)
             queue.async { request.finish(on: queue) }
             return
         }

@@ -122,7 +122,8 @@ extension CurlEasy {
     private func setBody(_ body: Data) {
         set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
         if body.isEmpty {
-            set(CURLOPT_POSTFIELDS, string: "")
+            // COPYPOSTFIELDS: libcurl keeps its own (empty) copy; a temporary C string would dangle.
+            set(CURLOPT_COPYPOSTFIELDS, string: "")
         } else {
             // COPYPOSTFIELDS: libcurl keeps its own copy, so the Data need not outlive this call.
             body.withUnsafeBytes { raw in
@@ -134,15 +135,7 @@ extension CurlEasy {
     /// Reads what the request layer needs from a finished handle.
     func outcome(of transfer: Transfer, code: CURLcode, error: CurlError?) -> TransferOutcome {
         let status = getLong(CURLINFO_RESPONSE_CODE)
-        let version = getLong(CURLINFO_HTTP_VERSION)
-        let versionText: String?
-        switch version {
-        case Int(CURL_HTTP_VERSION_1_0): versionText = "1.0"
-        case Int(CURL_HTTP_VERSION_1_1): versionText = "1.1"
-        case Int(CURL_HTTP_VERSION_2_0): versionText = "2"
-        case Int(CURL_HTTP_VERSION_3): versionText = "3"
-        default: versionText = nil
-        }
+        let versionText = Self.versionText(getLong(CURLINFO_HTTP_VERSION))
         var head: ResponseHead?
         if status > 0 {
             head = ResponseHead(
@@ -178,6 +171,17 @@ extension CurlEasy {
         }
         let body = transfer.received.takeData()
         return TransferOutcome(head: head, body: body, error: failure, metrics: metrics)
+    }
+
+    /// `"1.0"`, `"1.1"`, `"2"`, `"3"` for a `CURLINFO_HTTP_VERSION` value, `nil` for none.
+    static func versionText(_ version: Int) -> String? {
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): return "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): return "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): return "2"
+        case Int(CURL_HTTP_VERSION_3): return "3"
+        default: return nil
+        }
     }
 
     private static func milliseconds(_ interval: TimeInterval) -> Int {

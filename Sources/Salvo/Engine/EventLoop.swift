@@ -249,14 +249,28 @@ final class EventLoop: @unchecked Sendable {
         pool.append(easy)
 
         let multiplexed = outcome.metrics.httpVersion == "2"
-        if transfer.priorKnowledge && !multiplexed {
-            // The h2c connection is gone (or never came up); the next transfer opens one.
+        if transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome) {
+            // The h2c connection is gone (or never came up): the next transfer opens one with
+            // prior knowledge. A cancelled or timed-out stream says nothing about the
+            // connection, which may still carry others, so it leaves the host as it is.
             priorKnowledgeHosts.remove(transfer.hostKey)
         }
         enqueueDelivery(transfer)
         for next in hostQueue.finish(host: transfer.hostKey, multiplexed: outcome.head == nil ? nil : multiplexed) {
             begin(next)
         }
+    }
+
+    /// Whether an h2c transfer's end shows its host has no usable prior-knowledge connection:
+    /// it was answered without HTTP/2, or it failed in a way that ends a connection.
+    private static func lostPriorKnowledgeConnection(_ outcome: TransferOutcome) -> Bool {
+        if outcome.head != nil { return true }
+        guard let code = outcome.error?.code else { return false }
+        let connectionLevel: [CURLcode] = [
+            CURLE_HTTP2, CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_WEIRD_SERVER_REPLY,
+            CURLE_UNSUPPORTED_PROTOCOL, CURLE_COULDNT_CONNECT, CURLE_PARTIAL_FILE,
+        ]
+        return connectionLevel.contains { Int($0.rawValue) == code }
     }
 
     private func fail(_ transfer: Transfer, _ error: CurlError) {

@@ -63,6 +63,8 @@ final class Transfer: @unchecked Sendable {
     var headHandler: (@Sendable (ResponseHead) -> Void)?
     /// The request carries its own `Accept-Encoding` header.
     var overridesAcceptEncoding = false
+    /// A 401/407 head was seen with credentials set; see `receiveHeader`.
+    var challengePending = false
     /// HTTP authentication, offered when the server challenges.
     var credential: (user: String, password: String)?
     /// A download's file or a stream's consumer: when set, the body goes there instead of
@@ -111,6 +113,11 @@ final class Transfer: @unchecked Sendable {
 
     @inline(__always)
     func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if challengePending, let easy {
+            // Body bytes after a 401/407: it was the final response after all.
+            challengePending = false
+            headersComplete(easy)
+        }
         if let sink { return sink.write(bytes, count) }
         received.append(bytes, count)
         return count
@@ -123,21 +130,36 @@ final class Transfer: @unchecked Sendable {
         if count >= 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
            bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
             headerBytes.removeAll(keepingCapacity: true)
+            challengePending = false
         } else if count <= 2, let easy {
-            if let sink {
-                let status = easy.getLong(CURLINFO_RESPONSE_CODE)
-                sink.headersEnded(status: status, isRedirect: (300...399).contains(status) && easy.getString(CURLINFO_REDIRECT_URL) != nil)
-            } else {
-                // End of the header block: reserve the body once when its length is known.
-                let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
-                if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
-            }
             headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-            if let headHandler { announceHead(easy, headHandler) }
+            if credential != nil {
+                let status = easy.getLong(CURLINFO_RESPONSE_CODE)
+                if status == 401 || status == 407 {
+                    // Most likely a challenge libcurl answers on this handle, whose body it
+                    // skips: decide when the next status line or the first body byte comes.
+                    challengePending = true
+                    return count
+                }
+            }
+            headersComplete(easy)
             return count
         }
         headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         return count
+    }
+
+    /// The end of a final response's header block.
+    private func headersComplete(_ easy: CurlEasy) {
+        if let sink {
+            let status = easy.getLong(CURLINFO_RESPONSE_CODE)
+            sink.headersEnded(status: status, isRedirect: (300...399).contains(status) && easy.getString(CURLINFO_REDIRECT_URL) != nil)
+        } else {
+            // Reserve the body once when its length is known.
+            let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
+        }
+        if let headHandler { announceHead(easy, headHandler) }
     }
 
     private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) {
@@ -146,7 +168,8 @@ final class Transfer: @unchecked Sendable {
         let redirect = (300...399).contains(status) ? easy.getString(CURLINFO_REDIRECT_URL) : nil
         // A redirect that will be followed is not the response the caller waits for.
         guard redirect == nil else { return }
-        let head = ResponseHead(statusCode: status, httpVersion: "1.1", url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
+        let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.versionText(easy.getLong(CURLINFO_HTTP_VERSION)) ?? "1.1",
+                                url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
                                 contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: headerBytes)
         deliveryQueue.async { handler(head) }
     }

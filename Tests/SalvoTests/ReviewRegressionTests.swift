@@ -1,0 +1,64 @@
+import XCTest
+import Salvo
+
+/// Cases a code review found: each failed before its fix.
+final class ReviewRegressionTests: XCTestCase {
+    /// With credentials, libcurl's first 401 is a challenge it answers itself; the response
+    /// the caller hears about is the one after it.
+    func testAuthenticationChallengeIsNotReportedAsTheResponse() throws {
+        let session = testSession()
+        let statuses = Collector<Int>()
+        let request = session.request(try TestServers.shared.url(.httpbin, "/basic-auth/user/passwd"))
+            .authenticate(username: "user", password: "passwd")
+            .onHTTPResponse(on: .global()) { statuses.append($0.statusCode) }
+            .validate()
+        let response = awaitData(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(statuses.values, [200])
+    }
+
+    /// A download cancelled while it waits to retry leaves no partial file.
+    func testDownloadCancelledDuringRetryBackoffLeavesNoPartialFile() throws {
+        let partials = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: partials.path)) ?? [])
+        let retrying = DispatchSemaphore(value: 0)
+        let monitor = ClosureEventMonitor()
+        monitor.requestIsRetrying = { _ in retrying.signal() }
+        let session = Session(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 1),
+                              eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test"))
+        let url = try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)")
+        let request = session.download(url).validate()
+        let done = expectation(description: "response")
+        request.response(queue: .global()) { response in
+            XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+            done.fulfill()
+        }
+        XCTAssertEqual(retrying.wait(timeout: .now() + 10), .success)
+        request.cancel()
+        wait(for: [done], timeout: 10)
+        // The retry's timer still fires after the cancel; let it, then look.
+        let settled = expectation(description: "backoff over")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2.5) { settled.fulfill() }
+        wait(for: [settled], timeout: 5)
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: partials.path)) ?? [])
+        XCTAssertEqual(after.subtracting(before), [])
+        withExtendedLifetime(session) {}
+    }
+
+    /// `cancel(byProducingResumeData:)` after a plain `cancel()` answers exactly once.
+    func testResumeDataHandlerRunsOnceAfterAnEarlierCancel() throws {
+        let session = testSession()
+        let request = session.download(try TestServers.shared.url(.fault, "/slow-body?chunks=200&interval=50&size=1000"))
+        let answered = expectation(description: "resume data handler")
+        answered.assertForOverFulfill = true
+        let finished = expectation(description: "response")
+        request.response(queue: .global()) { _ in finished.fulfill() }
+        request.cancel()
+        request.cancel(byProducingResumeData: { _ in answered.fulfill() })
+        wait(for: [answered, finished], timeout: 10)
+        // Anything queued after the finish has had its chance by the time this hop returns.
+        let drained = expectation(description: "drained")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { drained.fulfill() }
+        wait(for: [drained], timeout: 5)
+    }
+}
