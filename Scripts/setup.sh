@@ -26,9 +26,12 @@ STAMP="$VENV/.salvo-setup-stamp"
 # cmake, ninja-build: the CMake build of the package.
 # pkg-config: SwiftPM and CMake find libcurl through it.
 # python3, python3-venv: Debian's python, used for the test environment.
-# aria2: aria2c, an outside baseline of salvo-bench's transfers suite.
+# curl, aria2: the curl tool and aria2c, outside baselines of salvo-bench's transfers suite
+#   (libcurl's -dev package does not bring the curl tool).
+# procps: pgrep, with which Scripts/test.sh checks that the tests left no server running; a
+#   minimal Debian image lacks it, and the check would then pass without looking.
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv aria2)
+              pkg-config python3 python3-venv curl aria2 procps)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.

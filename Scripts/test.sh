@@ -80,7 +80,9 @@ if [[ -n "$leftovers" ]]; then
     printf '\ntest.sh: the tests left temporary files behind:\n%s\n' "$leftovers" >&2
     exit 1
 fi
-# Test servers run from Tests/Servers or in the private TMPDIR.
+# Test servers run from Tests/Servers or in the private TMPDIR. Without pgrep (procps,
+# installed by setup.sh) this check would pass without looking, so its absence fails.
+command -v pgrep >/dev/null || { printf 'test.sh: pgrep is missing (apt-get install procps)\n' >&2; exit 1; }
 if pgrep -af -- "$ROOT/Tests/Servers/|$TEST_TMP" >&2; then
     printf '\ntest.sh: the tests left the processes above running\n' >&2
     exit 1

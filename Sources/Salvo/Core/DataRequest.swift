@@ -4,8 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A request whose response body is collected in memory.
-open class DataRequest: Request, @unchecked Sendable {
-    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex.
+open class DataRequest: Request, @unchecked Sendable { // all mutable state: Request.mutableState (a Mutex)
 
     /// A validation: inspects the request, response and body and passes or fails.
     public typealias Validation = @Sendable (URLRequest?, HTTPURLResponse, Data?) -> ValidationResult

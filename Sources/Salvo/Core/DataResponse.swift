@@ -114,10 +114,10 @@ public struct DataResponse<Success, Failure: Error> {
     }
 }
 
+// No lock needed: every stored property is a `let`; the references are a `ResponseContext`
+// (Sendable) and Foundation's `URLRequest`/`HTTPURLResponse`, immutable once built; `Failure`
+// is an `Error`, which is Sendable.
 extension DataResponse: @unchecked Sendable where Success: Sendable {}
-// `@unchecked`: the stored references are a `ResponseContext` (Sendable) and Foundation's
-// `URLRequest`/`HTTPURLResponse`, immutable once built; `Failure` is an `Error`, which is
-// Sendable.
 
 extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result, as text.

@@ -44,8 +44,7 @@ final class ChunkInputStream: InputStream {
 }
 
 /// Chunks fed from one side and read, blocking, from the other.
-final class ChunkBuffer: @unchecked Sendable {
-    // `@unchecked Sendable`: every stored `var` is read and written under `condition`.
+final class ChunkBuffer: @unchecked Sendable { // every stored `var` is guarded by `condition` (an NSCondition)
 
     private let condition = NSCondition()
     private var chunks: [(data: Data, whenRead: @Sendable () -> Void)] = []

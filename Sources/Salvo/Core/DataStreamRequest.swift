@@ -9,9 +9,7 @@ import FoundationNetworking
 /// Memory stays bounded: when the handlers lag more than the stream buffer behind
 /// (`Session.streamRequest(..., streamBufferSize:)`), the transfer pauses until they have
 /// worked through half of it.
-open class DataStreamRequest: Request, @unchecked Sendable {
-    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex or in
-    // `streams`, whose state is behind its own Mutex.
+open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.mutableState and `streams`, each a Mutex
 
     /// A stream handler: called for each chunk, then once with `.complete`. A thrown error
     /// is recorded, and cancels the request when `automaticallyCancelOnStreamError` is set.
@@ -57,8 +55,7 @@ open class DataStreamRequest: Request, @unchecked Sendable {
     }
 
     /// How the request completed.
-    public struct Completion: @unchecked Sendable {
-        // `@unchecked Sendable`: Foundation's `URLRequest` and `HTTPURLResponse`, immutable here.
+    public struct Completion: @unchecked Sendable { // only immutable `let`s of Foundation values; nothing to lock
 
         /// The last request sent.
         public let request: URLRequest?

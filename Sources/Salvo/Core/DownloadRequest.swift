@@ -10,9 +10,7 @@ import FoundationNetworking
 /// moved to the place the `Destination` names; a download that fails or is cancelled
 /// leaves nothing there, and its partial file is removed (unless resume data was asked
 /// for, see `cancel(producingResumeData:)`).
-open class DownloadRequest: Request, @unchecked Sendable {
-    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex or in
-    // `attempts`, whose state is behind its own Mutex.
+open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mutableState and `attempts`, each a Mutex
 
     /// How a downloaded file is moved to its destination.
     public struct Options: OptionSet, Sendable {

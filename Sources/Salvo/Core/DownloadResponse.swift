@@ -99,9 +99,9 @@ public struct DownloadResponse<Success, Failure: Error> {
     }
 }
 
-extension DownloadResponse: @unchecked Sendable where Success: Sendable {}
-// `@unchecked`: as for `DataResponse`, the stored references are a `ResponseContext`
+// No lock needed: every stored property is a `let`; the references are a `ResponseContext`
 // (Sendable) and Foundation's `URLRequest`/`HTTPURLResponse`, immutable once built.
+extension DownloadResponse: @unchecked Sendable where Success: Sendable {}
 
 extension DownloadResponse: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result, as text.

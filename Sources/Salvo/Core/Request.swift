@@ -10,9 +10,7 @@ import FoundationNetworking
 /// All mutable state sits behind one `Mutex`; no lock is held while user code or the
 /// engine runs. The outcome is reported exactly once: the first path to mark the request
 /// complete takes the handler list, and handlers added later run straight away.
-open class Request: @unchecked Sendable {
-    // `@unchecked Sendable`: every stored `var` lives in `mutableState` (a Mutex); the
-    // `let`s are Sendable values or references set at init.
+open class Request: @unchecked Sendable { // every stored `var` is in `mutableState` (a Mutex); the `let`s are Sendable
 
     /// The states of a request.
     public enum State: Sendable, Equatable {

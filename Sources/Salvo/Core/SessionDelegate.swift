@@ -19,9 +19,7 @@ import FoundationNetworking
 ///
 /// - Note: The methods run on the request's delivery queue (its first response handler's
 ///   queue), never on Salvo's event-loop thread.
-open class SessionDelegate: @unchecked Sendable {
-    // `@unchecked Sendable`: the only stored state, `session`, is behind a Mutex;
-    // subclasses are responsible for their own.
+open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessionBox` (a Mutex); subclasses guard their own
 
     private let sessionBox = Mutex<WeakSession>(WeakSession())
 

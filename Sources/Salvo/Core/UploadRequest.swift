@@ -9,14 +9,12 @@ import FoundationNetworking
 ///
 /// Every data response handler and serializer works on it; `uploadProgress` reports the
 /// body going out.
-open class UploadRequest: DataRequest, @unchecked Sendable {
-    // `@unchecked Sendable`: as for `Request`, all mutable state is in its Mutex or in
-    // `uploads`, whose state is behind its own Mutex.
+open class UploadRequest: DataRequest, @unchecked Sendable { // state: Request.mutableState and `uploads`, each a Mutex
 
     /// What an upload sends.
-    public enum Uploadable: @unchecked Sendable {
-        // `@unchecked Sendable`: a stream is handed to the engine once, through the upload's
-        // Mutex, and read only by the loop thread from then on.
+    // A stream is handed to the engine once, under the upload's Mutex, and from then on
+    // read only on the engine's loop thread.
+    public enum Uploadable: @unchecked Sendable { // see the comment above
 
         /// A body in memory.
         case data(Data)
