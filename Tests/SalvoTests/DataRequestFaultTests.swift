@@ -89,13 +89,23 @@ final class DataRequestFaultTests: XCTestCase {
         }
         let done = expectation(description: "response")
         let box = Box<AFDataResponse<Data>>()
+        let resumed = Box<Bool>()
+        let completedWhileSuspended = Box<Bool>()
         request.responseData(queue: .global()) { response in
             box.set(response)
+            completedWhileSuspended.set(resumed.value != true)
             done.fulfill()
         }
         wait(for: [suspended], timeout: 10)
+        // The body takes ~250 ms to arrive; held paused for a second, the request must not
+        // complete before it is resumed.
+        let paused = expectation(description: "pause held")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { paused.fulfill() }
+        wait(for: [paused], timeout: 5)
+        resumed.set(true)
         request.resume()
         wait(for: [done], timeout: 20)
+        XCTAssertEqual(completedWhileSuspended.value, false, "the transfer went on while suspended")
         XCTAssertNil(box.value?.error)
         XCTAssertEqual(box.value?.data?.count, 6000)
         XCTAssertEqual(request.state, .finished)

@@ -27,14 +27,7 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// cancelling the awaiting Swift task cancels the request, which then completes with
     /// `AFError.explicitlyCancelled`.
     public var response: DataResponse<Value, AFError> {
-        get async {
-            guard shouldAutomaticallyCancel else { return await future.value }
-            return await withTaskCancellationHandler {
-                await future.value
-            } onCancel: { [request] in
-                request.cancel()
-            }
-        }
+        get async { await future.value(cancelling: shouldAutomaticallyCancel ? request : nil) }
     }
 
     /// The serialized result of `response`.
@@ -201,34 +194,50 @@ extension DataRequest {
 /// `fulfill` that finds the state pending, so every continuation is resumed exactly once;
 /// a continuation that arrives after fulfilment is resumed straight away with the value.
 final class ResponseFuture<Value: Sendable>: Sendable {
+    // Unsafe continuations, kept in a SmallList: every await of a request pays neither the
+    // checked continuation's extra box nor an array for its single waiter. Each continuation
+    // is resumed exactly once: taken out of `state` under the lock, then resumed outside it.
     private enum State {
-        case pending([CheckedContinuation<Value, Never>])
+        case pending(SmallList<UnsafeContinuation<Value, Never>>)
         case fulfilled(Value)
     }
 
-    private let state = Mutex<State>(.pending([]))
+    private let state = Mutex<State>(.pending(SmallList()))
 
     /// Delivers the value to every waiter, now and later. Calls after the first are ignored.
     func fulfill(_ value: Value) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
-            guard case let .pending(waiters) = state else { return [] }
+        let waiters = state.withLock { state -> SmallList<UnsafeContinuation<Value, Never>> in
+            guard case let .pending(waiters) = state else { return SmallList() }
             state = .fulfilled(value)
             return waiters
         }
         // Resumed outside the lock: resuming schedules the waiting task, which must not be
         // able to contend for this lock while it is held.
-        for continuation in waiters { continuation.resume(returning: value) }
+        waiters.forEach { $0.resume(returning: value) }
+    }
+
+    /// The value, waiting for it if needed; cancelling the waiting task cancels `request`.
+    func value(cancelling request: Request?) async -> Value {
+        guard let request else { return await value }
+        return await withTaskCancellationHandler {
+            await value
+        } onCancel: {
+            request.cancel()
+        }
     }
 
     /// The value, waiting for it if needed.
     var value: Value {
         get async {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 let ready = state.withLock { state -> Value? in
                     switch state {
                     case let .fulfilled(value):
                         return value
                     case var .pending(waiters):
+                        // Clear the state first, so the list is uniquely referenced and grows
+                        // in place.
+                        state = .pending(SmallList())
                         waiters.append(continuation)
                         state = .pending(waiters)
                         return nil

@@ -15,14 +15,7 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     /// With `automaticallyCancelling: true` (the default), cancelling the awaiting Swift
     /// task cancels the download.
     public var response: DownloadResponse<Value, AFError> {
-        get async {
-            guard shouldAutomaticallyCancel else { return await future.value }
-            return await withTaskCancellationHandler {
-                await future.value
-            } onCancel: { [request] in
-                request.cancel()
-            }
-        }
+        get async { await future.value(cancelling: shouldAutomaticallyCancel ? request : nil) }
     }
 
     /// The serialized result of `response`.
