@@ -28,6 +28,7 @@ struct cb_driver {
     uint64_t body_bytes;
     long failures;
     int failure_reported;      // the first failure's reason went to stderr
+    struct curl_slist *headers; // extra request headers, or NULL (cb_driver_send_headers)
 };
 
 static int64_t now_ms(void) {
@@ -84,6 +85,21 @@ static void configure(cb_driver *driver, CURL *easy, long http_version) {
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, driver);
     curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, http_version);
     if (driver->protocol == CB_H2C) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+    if (driver->headers) {
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, driver->headers);
+        // Decoding on, as a client that asks for compressed bodies needs it.
+        curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    }
+}
+
+int cb_driver_send_headers(cb_driver *driver, const char *const *lines, long count) {
+    if (driver->handle_count > 0) return -1;
+    for (long i = 0; i < count; i++) {
+        struct curl_slist *list = curl_slist_append(driver->headers, lines[i]);
+        if (!list) return -1;
+        driver->headers = list;
+    }
+    return 0;
 }
 
 // libcurl 7.88.1 fails a request that reuses an h2c prior-knowledge
@@ -251,6 +267,7 @@ void cb_driver_destroy(cb_driver *driver) {
     for (long i = 0; i < driver->handle_count; i++) curl_easy_cleanup(driver->handles[i]);
     free(driver->handles);
     if (driver->multi) curl_multi_cleanup(driver->multi);
+    curl_slist_free_all(driver->headers);
     if (driver->epoll_fd >= 0) close(driver->epoll_fd);
     free(driver);
 }

@@ -11,11 +11,23 @@ final class CurlDriverClient: DispatchWorkload {
     private let url: String
     private let inflight: Int
 
-    init(loop: Loop, url: URL, protocol: BenchProtocol, inflight: Int) throws {
+    /// - Parameter headerLines: Request header lines every request sends, with decoding on.
+    init(loop: Loop, url: URL, protocol: BenchProtocol, inflight: Int, headerLines: [String] = []) throws {
         let cLoop = loop == .socketAction ? CB_LOOP_SOCKET_ACTION : CB_LOOP_POLL
         let cProtocol = `protocol` == .h1 ? CB_HTTP1 : CB_H2C
         guard let driver = cb_driver_create(cLoop, cProtocol) else { throw BenchError("the libcurl driver could not start") }
         self.driver = driver
+        if !headerLines.isEmpty {
+            let copies = headerLines.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            let status = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+                cb_driver_send_headers(driver, $0.baseAddress, $0.count)
+            }
+            guard status == 0 else {
+                cb_driver_destroy(driver)
+                throw BenchError("the libcurl driver could not take the header lines")
+            }
+        }
         self.url = url.absoluteString
         self.inflight = inflight
     }

@@ -35,6 +35,10 @@ extension DispatchCaseOutcome {
                 let extra = extraCPU(client, over: .curlEpoll).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
                 parts.append("/ raw libcurl \(Format.fixed(ratio, 2))\(extra)")
             }
+            if let ratio = ratio(client, to: .curlHeaders) {
+                let extra = extraCPU(client, over: .curlHeaders).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
+                parts.append("/ libcurl sending the same headers \(Format.fixed(ratio, 2))\(extra)")
+            }
             if let ratio = ratio(client, to: .urlSession) {
                 parts.append("/ URLSession \(Format.fixed(ratio, 2))×")
             }
@@ -63,6 +67,7 @@ extension DispatchCaseOutcome {
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
             if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }
+            if client != .curlHeaders, let ratio = ratio(client, to: .curlHeaders) { figures["ratioToLibcurlSameHeaders"] = ratio }
             if client != .urlSession, let ratio = ratio(client, to: .urlSession) { figures["ratioToURLSession"] = ratio }
             report.add(suite: .dispatch, case: name, client: client.rawValue, figures: figures, note: errors[client])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Salvo
 
 /// The clients the dispatch suite compares, each run in a child process of its own.
 enum DispatchClient: String, CaseIterable, Codable, Sendable {
@@ -6,6 +7,10 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
     case curlEpoll = "curl-epoll"
     /// The C driver over `curl_multi_poll`, the loop Salvo's engine uses.
     case curlPoll = "curl-poll"
+    /// The epoll C driver sending the request headers Salvo sends by default (Alamofire's
+    /// three: Accept-Encoding, Accept-Language, User-Agent) with decoding on. Not the
+    /// baseline of the ratios: it shows what those bytes cost libcurl itself.
+    case curlHeaders = "curl-headers"
     /// Salvo with completion handlers.
     case salvo
     /// Salvo with async/await.
@@ -17,6 +22,7 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         switch self {
         case .curlEpoll: "libcurl C, epoll"
         case .curlPoll: "libcurl C, poll"
+        case .curlHeaders: "libcurl C, epoll, Salvo's headers"
         case .salvo: "Salvo, handlers"
         case .salvoAsync: "Salvo, async"
         case .urlSession: "URLSession"
@@ -36,6 +42,9 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         switch self {
         case .curlEpoll: try CurlDriverClient(loop: .socketAction, url: url, protocol: `protocol`, inflight: inflight)
         case .curlPoll: try CurlDriverClient(loop: .poll, url: url, protocol: `protocol`, inflight: inflight)
+        case .curlHeaders:
+            try CurlDriverClient(loop: .socketAction, url: url, protocol: `protocol`, inflight: inflight,
+                                 headerLines: HTTPHeaders.default.map { "\($0.name): \($0.value)" })
         case .salvo: SalvoCompletionClient(url: url, protocol: `protocol`, inflight: inflight)
         case .salvoAsync: SalvoAsyncClient(url: url, protocol: `protocol`, inflight: inflight)
         case .urlSession: URLSessionClient(url: url, inflight: inflight)

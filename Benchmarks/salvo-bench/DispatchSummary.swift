@@ -5,7 +5,7 @@ struct DispatchSummary {
 
     init(clients: [DispatchClient]) {
         table = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" }
-                          + ["Salvo/libcurl", "Salvo/URLSession", "Salvo +CPU µs"])
+                          + ["Salvo/libcurl", "Salvo/URLSession", "Salvo +CPU µs", "Salvo/same headers"])
         self.clients = clients
     }
 
@@ -18,11 +18,13 @@ struct DispatchSummary {
         let toCurl = outcome.ratio(.salvo, to: .curlEpoll).map { Format.fixed($0, 2) } ?? "-"
         let toURLSession = outcome.ratio(.salvo, to: .urlSession).map { Format.fixed($0, 1) + "×" } ?? "-"
         let extra = outcome.extraCPU(.salvo, over: .curlEpoll).map { Format.fixed($0, 1) } ?? "-"
-        table.add([outcome.name] + rates + [toCurl, toURLSession, extra])
+        let toSameHeaders = outcome.ratio(.salvo, to: .curlHeaders).map { Format.fixed($0, 2) } ?? "-"
+        table.add([outcome.name] + rates + [toCurl, toURLSession, extra, toSameHeaders])
     }
 
     var rendered: String {
         "\ndispatch summary (Salvo = completion handlers; libcurl = the C driver over epoll + socket_action; "
+            + "same headers = the C driver sending Salvo's default request headers; "
             + "! = requests failed, not comparable)\n" + table.rendered
     }
 }

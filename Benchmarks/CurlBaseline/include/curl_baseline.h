@@ -21,6 +21,11 @@ typedef struct cb_driver cb_driver;
 /// A driver with its multi handle. NULL when libcurl cannot be set up.
 cb_driver *cb_driver_create(cb_loop loop, cb_protocol protocol);
 
+/// Adds request header lines ("Name: value") to every request, with response
+/// decoding on (CURLOPT_ACCEPT_ENCODING ""), the way Salvo sends its session's
+/// default headers. Call before the first run; returns 0, or -1 on failure.
+int cb_driver_send_headers(cb_driver *driver, const char *const *lines, long count);
+
 /// Runs `count` GETs of `url`, keeping `inflight` running until all are done.
 /// Returns how many failed (a curl error or a status other than 200);
 /// negative when the loop itself failed.

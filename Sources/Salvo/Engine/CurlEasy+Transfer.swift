@@ -57,10 +57,9 @@ extension CurlEasy {
             if let body = transfer.body, transfer.bodySource == nil { setBody(body) }
         }
 
-        if let acceptEncoding = options.acceptEncoding, !transfer.overridesAcceptEncoding {
-            set(CURLOPT_ACCEPT_ENCODING, string: acceptEncoding)
-        } else if options.decompressesResponses {
-            // "" turns decoding on; the request's own Accept-Encoding line is what is sent.
+        if options.decompressesResponses {
+            // "" turns decoding on; the Accept-Encoding line among the headers is what is sent
+            // (libcurl adds its own only when the request has none).
             set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if options.receiveBufferSize > 0 { set(CURLOPT_BUFFERSIZE, options.receiveBufferSize) }

@@ -13,9 +13,6 @@ struct EngineOptions: Sendable {
     var caBundlePath: String?
     var validatesCertificates = true
     var decompressesResponses = true
-    /// The session's own `Accept-Encoding` value, which libcurl then sends itself: cheaper
-    /// per request than the same line as a custom header.
-    var acceptEncoding: String?
     var receiveBufferSize = 0
     /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
     var cookies = true

@@ -61,8 +61,6 @@ final class Transfer: @unchecked Sendable {
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
     var headHandler: (@Sendable (ResponseHead) -> Void)?
-    /// The request carries its own `Accept-Encoding` header.
-    var overridesAcceptEncoding = false
     /// A 401/407 head was seen with credentials set; see `receiveHeader`.
     var challengePending = false
     /// HTTP authentication, offered when the server challenges.
