@@ -17,9 +17,9 @@ extension DataRequest {
         // Strong: the handler may run after the session let go of the request; the handler
         // list is emptied when it runs, which breaks the cycle.
         appendHandler(queue: queue) { [self] in
-            let snapshot = responseSnapshot()
-            let result: Result<Data?, AFError> = snapshot.error.map { .failure($0) } ?? .success(snapshot.data)
-            let response = AFDataResponse<Data?>(context: snapshot.context, data: snapshot.data, metrics: snapshot.metrics,
+            let (context, data, error) = mutableState.withLock { ($0.contexts.last, $0.data, $0.error) }
+            let result: Result<Data?, AFError> = error.map { .failure($0) } ?? .success(data)
+            let response = AFDataResponse<Data?>(context: context, data: data, metrics: context?.metrics,
                                                  serializationDuration: 0, result: result)
             eventMonitor?.request(self, didParseResponse: response)
             completionHandler(response)

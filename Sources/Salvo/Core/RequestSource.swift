@@ -22,11 +22,19 @@ struct RequestConvertible: URLRequestConvertible {
     /// straight from the URL, skipping Foundation's header setters.
     var plainSpec: RequestSpec? {
         guard parameters == nil, requestModifier == nil else { return nil }
-        if let text = url as? String, RequestSpec.isPlainHTTPURL(text) {
+        let text = Self.text(of: url)
+        if let text, RequestSpec.isPlainHTTPURL(text) {
             return RequestSpec(plainURLString: text, method: method, headers: headers ?? HTTPHeaders())
         }
         guard let parsed = try? url.asURL() else { return nil }
-        return RequestSpec(url: parsed, urlString: url as? String, method: method, headers: headers ?? HTTPHeaders())
+        return RequestSpec(url: parsed, urlString: text, method: method, headers: headers ?? HTTPHeaders())
+    }
+
+    /// The URL text when the convertible is a `String`. Comparing the opened type costs a
+    /// pointer comparison where `as? String` on the existential cost ~800 instructions.
+    private static func text<Convertible: URLConvertible>(of convertible: Convertible) -> String? {
+        guard Convertible.self == String.self else { return nil }
+        return unsafeBitCast(convertible, to: String.self)
     }
 }
 

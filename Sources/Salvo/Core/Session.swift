@@ -318,7 +318,7 @@ open class Session: @unchecked Sendable {
             headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true),
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
-            options: loop.options,
+            verboseLogger: loop.options.verboseLogger,
             priorKnowledge: transport.httpVersion == .http2PriorKnowledge && urlString.utf8.starts(with: "http:".utf8),
             deliveryQueue: queue,
             owner: request

@@ -44,8 +44,8 @@ extension CurlEasy {
     static let downloadBufferSize = 100 * 1024
 
     /// Installs the callbacks a download, an upload or progress reporting needs.
-    func configureStreaming(for transfer: Transfer, context: UnsafeMutableRawPointer) {
-        if transfer.fileSink != nil && transfer.options.receiveBufferSize <= 0 {
+    func configureStreaming(for transfer: Transfer, context: UnsafeMutableRawPointer, receiveBufferSize: Int) {
+        if transfer.fileSink != nil && receiveBufferSize <= 0 {
             set(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
         }
         if let source = transfer.bodySource {

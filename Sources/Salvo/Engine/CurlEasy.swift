@@ -8,6 +8,20 @@ final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     /// libcurl writes a transfer's detailed error text here (`CURLOPT_ERRORBUFFER`).
     let errorBuffer: UnsafeMutablePointer<CChar>
+    /// What the last `configure` set, when that transfer was a plain one (see
+    /// `PlainProfile`); `nil` otherwise. A plain transfer with the same profile skips the
+    /// reset and sets only its own pointers and URL, as a C program reusing handles would.
+    var plainProfile: PlainProfile?
+
+    /// The options a plain transfer (a GET with no body, sink, progress, credential or
+    /// verbose logging) sets beyond its pointers and URL. The session's engine options are
+    /// the same for every handle of a loop, so they need no place here.
+    struct PlainProfile: Equatable {
+        /// `CURLOPT_HTTPHEADER`: the list libcurl reads when it sends, compared by address.
+        let headers: UnsafeMutablePointer<curl_slist>?
+        let idleTimeoutSeconds: Int
+        let priorKnowledge: Bool
+    }
 
     init?() {
         guard let handle = curl_easy_init() else { return nil }
@@ -23,6 +37,7 @@ final class CurlEasy {
 
     func reset() {
         curl_easy_reset(handle)
+        plainProfile = nil
     }
 
     @inline(__always)

@@ -45,7 +45,9 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var pool: [CurlEasy] = []
     private var hostQueue: HostQueue<Transfer>
-    private var active: [ObjectIdentifier: Transfer] = [:]
+    /// The running transfers, each knowing its slot (`Transfer.activeSlot`), so adding and
+    /// removing one hashes nothing.
+    private var active: [Transfer] = []
     private var priorKnowledgeHosts: Set<Substring> = []
     private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     private var shutdownError: CurlError?
@@ -191,7 +193,11 @@ final class EventLoop: @unchecked Sendable {
             }
         case let .pause(transfer):
             transfer.userPaused = true
-            if transfer.phase == .active, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_ALL) }
+            if transfer.phase == .active, let easy = transfer.easy {
+                // A handle that was paused is reset before its next transfer.
+                easy.plainProfile = nil
+                curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
+            }
         case let .resume(transfer):
             transfer.userPaused = false
             if transfer.phase == .active, let easy = transfer.easy { curl_easy_pause(easy.handle, SALVO_PAUSE_CONT) }
@@ -222,13 +228,15 @@ final class EventLoop: @unchecked Sendable {
         transfer.easy = easy
         transfer.phase = .active
         let context = Unmanaged.passRetained(transfer).toOpaque()
-        easy.configure(for: transfer, context: context, priorKnowledge: usePriorKnowledge, share: share)
-        active[ObjectIdentifier(transfer)] = transfer
+        easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share)
+        transfer.activeSlot = active.count
+        active.append(transfer)
         let status = curl_multi_add_handle(multi, easy.handle)
         if status != CURLM_OK {
             finish(handle: easy.handle, code: CURLE_FAILED_INIT,
                    error: CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: String(cString: curl_multi_strerror(status))))
         } else if transfer.userPaused {
+            easy.plainProfile = nil
             curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
         }
     }
@@ -244,8 +252,14 @@ final class EventLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, handle)
         transfer.easy = nil
         transfer.phase = .done
+        // After a failure the handle starts the next transfer from a reset.
+        if code != CURLE_OK { easy.plainProfile = nil }
         transfer.outcome = outcome
-        active[ObjectIdentifier(transfer)] = nil
+        let last = active.removeLast()
+        if last !== transfer {
+            active[transfer.activeSlot] = last
+            last.activeSlot = transfer.activeSlot
+        }
         pool.append(easy)
 
         let multiplexed = outcome.metrics.httpVersion == "2"
@@ -286,7 +300,7 @@ final class EventLoop: @unchecked Sendable {
             transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
             enqueueDelivery(transfer)
         }
-        for transfer in Array(active.values) {
+        for transfer in active {
             if let easy = transfer.easy { finish(handle: easy.handle, code: CURLE_ABORTED_BY_CALLBACK, error: error) }
         }
         let late = inbox.withLock { inbox -> [Command] in

@@ -52,42 +52,68 @@ struct HostQueue<Element: AnyObject> {
         self.streamsPerHost = connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0
     }
 
-    private func hostLimit(_ host: Host) -> Int {
-        if host.singleConnection { return streamsPerConnection }
-        return host.multiplexed ? streamsPerHost : connectionsPerHost
+    private struct Limits {
+        let connectionsPerHost: Int
+        let totalLimit: Int
+        let streamsPerHost: Int
+        let streamsPerConnection: Int
     }
 
-    private func hasRoom(_ host: Host) -> Bool {
-        let limit = hostLimit(host)
-        return (limit == 0 || host.active < limit) && (totalLimit == 0 || totalActive < totalLimit)
+    private var limits: Limits {
+        Limits(connectionsPerHost: connectionsPerHost, totalLimit: totalLimit, streamsPerHost: streamsPerHost,
+               streamsPerConnection: streamsPerConnection)
+    }
+
+    private static func hasRoom(_ host: Host, _ limits: Limits, totalActive: Int) -> Bool {
+        let limit = host.singleConnection ? limits.streamsPerConnection
+            : host.multiplexed ? limits.streamsPerHost : limits.connectionsPerHost
+        return (limit == 0 || host.active < limit) && (limits.totalLimit == 0 || totalActive < limits.totalLimit)
     }
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
     /// when it was queued.
     mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false) -> Bool {
-        var host = hosts[key] ?? Host()
-        if singleConnection { host.singleConnection = true }
-        defer { hosts[key] = host }
-        if host.waitingCount == 0 && hasRoom(host) {
-            host.active += 1
-            totalActive += 1
-            return true
+        // Changed in place: one hash of the key per call.
+        let (limits, total) = (self.limits, totalActive)
+        let admitted = Self.update(&hosts[key, default: Host()]) { host in
+            if singleConnection { host.singleConnection = true }
+            if host.waitingCount == 0 && Self.hasRoom(host, limits, totalActive: total) {
+                host.active += 1
+                return true
+            }
+            host.waiting.append(element)
+            return false
         }
-        host.waiting.append(element)
-        totalWaiting += 1
-        return false
+        if admitted { totalActive += 1 } else { totalWaiting += 1 }
+        return admitted
     }
+
+    private static func update<Result>(_ host: inout Host, _ body: (inout Host) -> Result) -> Result { body(&host) }
 
     /// Marks an active element of `key` finished and returns those that may start now.
     mutating func finish(host key: Substring, multiplexed: Bool? = nil) -> [Element] {
-        guard var host = hosts[key] else { return [] }
-        host.active -= 1
+        guard let index = hosts.index(forKey: key) else { return [] }
         totalActive -= 1
-        if let multiplexed { host.multiplexed = multiplexed }
         var ready: [Element] = []
-        drain(&host, into: &ready)
-        hosts[key] = host
-        if host.active == 0 && host.waitingCount == 0 { hosts[key] = nil }
+        // Changed in place through the index: the key is hashed once.
+        let (limits, activeBefore, anyWaiting) = (self.limits, totalActive, totalWaiting > 0)
+        let (started, idle) = Self.update(&hosts.values[index]) { host -> (Int, Bool) in
+            host.active -= 1
+            if let multiplexed { host.multiplexed = multiplexed }
+            var started = 0
+            if anyWaiting {
+                while host.waitingCount > 0 && Self.hasRoom(host, limits, totalActive: activeBefore + started),
+                      let next = host.popFirst() {
+                    host.active += 1
+                    started += 1
+                    ready.append(next)
+                }
+            }
+            return (started, host.active == 0 && host.waitingCount == 0)
+        }
+        totalActive += started
+        totalWaiting -= started
+        if idle { hosts.remove(at: index) }
         if totalWaiting > 0 && (totalLimit == 0 || totalActive < totalLimit) {
             // The total limit may have held back other hosts' transfers.
             for otherKey in hosts.keys where otherKey != key {
@@ -101,7 +127,7 @@ struct HostQueue<Element: AnyObject> {
     }
 
     private mutating func drain(_ host: inout Host, into ready: inout [Element]) {
-        while host.waitingCount > 0 && hasRoom(host), let next = host.popFirst() {
+        while host.waitingCount > 0 && Self.hasRoom(host, limits, totalActive: totalActive), let next = host.popFirst() {
             host.active += 1
             totalActive += 1
             totalWaiting -= 1

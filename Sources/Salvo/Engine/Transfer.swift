@@ -51,7 +51,8 @@ final class Transfer: @unchecked Sendable {
     let body: Data?
     /// URLSession's `timeoutInterval`: the longest stretch with no bytes moving.
     let idleTimeout: TimeInterval
-    let options: EngineOptions
+    /// The session's curl verbose logger, or `nil` (the usual case).
+    let verboseLogger: (@Sendable (String) -> Void)?
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
     let priorKnowledge: Bool
     let deliveryQueue: DispatchQueue
@@ -78,13 +79,15 @@ final class Transfer: @unchecked Sendable {
     // Loop-thread state.
     var phase = Phase.created
     var easy: CurlEasy?
+    /// Where the loop's list of running transfers keeps this one.
+    var activeSlot = 0
     var userPaused = false
     var headerBytes: [UInt8] = []
     let received = ByteBuffer()
     var outcome: TransferOutcome?
 
     init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
-         idleTimeout: TimeInterval, options: EngineOptions, priorKnowledge: Bool,
+         idleTimeout: TimeInterval, verboseLogger: (@Sendable (String) -> Void)?, priorKnowledge: Bool,
          deliveryQueue: DispatchQueue, owner: any TransferOwner) {
         self.url = url
         self.hostKey = hostKey
@@ -92,7 +95,7 @@ final class Transfer: @unchecked Sendable {
         self.headers = headers
         self.body = body
         self.idleTimeout = idleTimeout
-        self.options = options
+        self.verboseLogger = verboseLogger
         self.priorKnowledge = priorKnowledge
         self.deliveryQueue = deliveryQueue
         self.owner = owner
@@ -103,6 +106,8 @@ final class Transfer: @unchecked Sendable {
     /// Runs on `deliveryQueue`, once.
     func deliver() {
         guard let outcome, let owner else { return }
+        // Handed over, not copied: the request is now the outcome's only holder.
+        self.outcome = nil
         self.owner = nil
         owner.transferDidFinish(self, outcome: outcome)
     }

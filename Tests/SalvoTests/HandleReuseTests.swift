@@ -1,0 +1,78 @@
+import XCTest
+@testable import Salvo
+
+/// The engine skips `curl_easy_reset` when a plain GET follows a plain GET with the same
+/// options on a pooled handle. One request at a time on one connection reuses one handle, so
+/// these sequences check that nothing a previous transfer set leaks into the next.
+final class HandleReuseTests: XCTestCase {
+    private func oneConnectionSession() -> Session {
+        testSession { $0.httpMaximumConnectionsPerHost = 1 }
+    }
+
+    func testPlainGetsBetweenOtherRequestsSendOnlyWhatTheyAsk() throws {
+        let session = oneConnectionSession()
+        let anything = try TestServers.shared.url(.httpbin, "/anything")
+
+        let first = awaitData(session.request(anything))
+        XCTAssertEqual(json(first.data)["method"] as? String, "GET")
+
+        let head = awaitData(session.request(anything, method: .head))
+        XCTAssertEqual(head.response?.statusCode, 200)
+        XCTAssertEqual(head.data?.count ?? 0, 0)
+
+        // After HEAD (CURLOPT_NOBODY): a GET gets its body again.
+        let afterHead = awaitData(session.request(anything))
+        XCTAssertEqual(json(afterHead.data)["method"] as? String, "GET")
+
+        let post = awaitData(session.request(anything, method: .post, parameters: ["a": "1"]))
+        XCTAssertEqual((json(post.data)["form"] as? [String: Any])?["a"] as? String, "1")
+
+        // After POST (POSTFIELDS): a GET sends no body and no method override.
+        let afterPost = awaitData(session.request(anything))
+        let echo = json(afterPost.data)
+        XCTAssertEqual(echo["method"] as? String, "GET")
+        XCTAssertEqual(echo["data"] as? String, "")
+        XCTAssertEqual((echo["form"] as? [String: Any])?.isEmpty ?? true, true)
+
+        let delete = awaitData(session.request(anything, method: .delete))
+        XCTAssertEqual(json(delete.data)["method"] as? String, "DELETE")
+        XCTAssertEqual(json(awaitData(session.request(anything)).data)["method"] as? String, "GET")
+    }
+
+    func testCredentialsAndExtraHeadersDoNotCarryOver() throws {
+        let session = oneConnectionSession()
+        let anything = try TestServers.shared.url(.httpbin, "/anything")
+        let basic = try TestServers.shared.url(.httpbin, "/basic-auth/user/secret")
+
+        XCTAssertEqual(awaitData(session.request(basic).authenticate(username: "user", password: "secret")).response?.statusCode, 200)
+        let afterAuth = json(awaitData(session.request(anything)).data)["headers"] as? [String: Any]
+        XCTAssertNil(afterAuth?["Authorization"])
+
+        let withHeader = json(awaitData(session.request(anything, headers: ["X-Once": "1"])).data)["headers"] as? [String: Any]
+        XCTAssertEqual(withHeader?["X-Once"] as? String, "1")
+        let afterHeader = json(awaitData(session.request(anything)).data)["headers"] as? [String: Any]
+        XCTAssertNil(afterHeader?["X-Once"])
+        XCTAssertEqual(afterHeader?["User-Agent"] as? String, HTTPHeaders.default["User-Agent"])
+    }
+
+    func testAPlainGetAfterAFailureAndAfterACancelStillWorks() throws {
+        let session = oneConnectionSession()
+        let anything = try TestServers.shared.url(.httpbin, "/anything")
+        let slow = try TestServers.shared.url(.httpbin, "/delay/5")
+
+        let timedOut = awaitData(session.request(slow) { $0.timeoutInterval = 0.5 })
+        XCTAssertEqual(urlErrorCode(timedOut.error), .timedOut)
+        XCTAssertEqual(json(awaitData(session.request(anything)).data)["method"] as? String, "GET")
+
+        let suspended = session.request(slow)
+        let cancelled = expectation(description: "cancelled")
+        suspended.response(queue: .global()) { response in
+            XCTAssertEqual(response.error?.isExplicitlyCancelledError, true)
+            cancelled.fulfill()
+        }
+        suspended.suspend()
+        suspended.cancel()
+        wait(for: [cancelled], timeout: 10)
+        XCTAssertEqual(awaitData(session.request(anything)).response?.statusCode, 200)
+    }
+}
