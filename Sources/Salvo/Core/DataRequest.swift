@@ -19,7 +19,7 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     public var redirectHandler: (any RedirectHandler)? { mutableState.withLock { $0.redirectHandler } }
 
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, attemptHooks: (any AttemptHooks)? = nil) {
         super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,

@@ -93,7 +93,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     let streams: StreamAttempts
 
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, automaticallyCancelOnStreamError: Bool, streamBufferSize: Int) {
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
         streams = StreamAttempts(bufferSize: streamBufferSize)

@@ -63,7 +63,7 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
     public var fileURL: URL? { attempts.fileURL }
 
     init(downloadable: Downloadable, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
-         underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?,
+         underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?,
          interceptor: (any RequestInterceptor)?, delegate: Session, destination: Destination?) {
         self.downloadable = downloadable
         var resumingFrom: DownloadResumeData?

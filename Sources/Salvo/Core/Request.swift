@@ -48,22 +48,70 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var transfer: Transfer?
         var contexts = SmallList<ResponseContext>()
         var currentSpec: RequestSpec?
-        var userRequests: [URLRequest] = []
         var data: Data?
-        var credential: Credential?
-        var redirectHandler: (any RedirectHandler)?
         var error: AFError?
         var retryCount = 0
         var redirectCount = 0
         var completed = false
         var handlers = SmallList<Handler>()
-        var validators: [@Sendable () -> Void] = []
         var deliveryQueue: DispatchQueue?
-        var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
-        var finishHandlers: [@Sendable () -> Void] = []
-        var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
-        /// Upload and download progress handlers; `nil` until one is registered.
-        var progress: ProgressHandlers?
+        /// What only some requests use, in one optional record: a request that uses none of
+        /// it creates and destroys one `nil` instead of eight fields.
+        var extras: Extras?
+
+        struct Extras {
+            var userRequests: [URLRequest] = []
+            var credential: Credential?
+            var redirectHandler: (any RedirectHandler)?
+            var validators: [@Sendable () -> Void] = []
+            var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
+            var finishHandlers: [@Sendable () -> Void] = []
+            var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+            /// Upload and download progress handlers; `nil` until one is registered.
+            var progress: ProgressHandlers?
+        }
+
+        /// Writes one field of `extras`, creating the record only for a value worth keeping.
+        private mutating func setExtra<Value>(_ keyPath: WritableKeyPath<Extras, Value>, _ value: Value, isEmpty: Bool) {
+            if extras == nil {
+                if isEmpty { return }
+                extras = Extras()
+            }
+            extras![keyPath: keyPath] = value
+        }
+
+        var userRequests: [URLRequest] {
+            get { extras?.userRequests ?? [] }
+            set { setExtra(\.userRequests, newValue, isEmpty: newValue.isEmpty) }
+        }
+        var credential: Credential? {
+            get { extras?.credential }
+            set { setExtra(\.credential, newValue, isEmpty: newValue == nil) }
+        }
+        var redirectHandler: (any RedirectHandler)? {
+            get { extras?.redirectHandler }
+            set { setExtra(\.redirectHandler, newValue, isEmpty: newValue == nil) }
+        }
+        var validators: [@Sendable () -> Void] {
+            get { extras?.validators ?? [] }
+            set { setExtra(\.validators, newValue, isEmpty: newValue.isEmpty) }
+        }
+        var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] {
+            get { extras?.httpResponseHandlers ?? [] }
+            set { setExtra(\.httpResponseHandlers, newValue, isEmpty: newValue.isEmpty) }
+        }
+        var finishHandlers: [@Sendable () -> Void] {
+            get { extras?.finishHandlers ?? [] }
+            set { setExtra(\.finishHandlers, newValue, isEmpty: newValue.isEmpty) }
+        }
+        var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)? {
+            get { extras?.cURLHandler }
+            set { setExtra(\.cURLHandler, newValue, isEmpty: newValue == nil) }
+        }
+        var progress: ProgressHandlers? {
+            get { extras?.progress }
+            set { setExtra(\.progress, newValue, isEmpty: newValue == nil) }
+        }
     }
 
     let mutableState = Mutex(MutableState())
@@ -84,7 +132,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// The queue the `async` serializers run on.
     public let serializationQueue: DispatchQueue
     /// The session's event monitors, combined, or `nil`.
-    public let eventMonitor: (any EventMonitor)?
+    public let eventMonitor: CompositeEventMonitor?
     /// The request's own interceptor, applied after the session's.
     public let interceptor: (any RequestInterceptor)?
     /// The `Session` running this request.
@@ -121,7 +169,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     init(id: UUID? = nil, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
-         eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?, delegate: Session,
+         eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?, delegate: Session,
          attemptHooks: (any AttemptHooks)? = nil) {
         self.attemptHooks = attemptHooks
         lazyID = Mutex(id)
@@ -266,6 +314,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Runs the validators in order until one fails.
     func runValidators() {
         let validators = mutableState.withLock { $0.validators }
+        guard !validators.isEmpty else { return }
         for validator in validators { validator() }
     }
 
@@ -313,12 +362,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             state.transfer = nil
             state.attemptInFlight = false
             if let error, state.error == nil { state.error = error }
-            if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
             if state.state != .cancelled { state.state = .finished }
-            defer {
-                state.handlers.removeAll()
-                state.finishHandlers = []
-            }
+            defer { state.handlers.removeAll() }
+            guard state.extras != nil else { return (state.handlers, [], nil) }
+            if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
+            defer { state.finishHandlers = [] }
             // A request that never got as far as sending still answers its cURL handler once.
             return (state.handlers, state.finishHandlers, state.contexts.isEmpty ? state.cURLHandler : nil)
         }

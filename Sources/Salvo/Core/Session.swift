@@ -233,6 +233,8 @@ open class Session: @unchecked Sendable {
 
     /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
+        // Checked without binding: copying the optional existentials costs more than the test.
+        guard request.interceptor != nil || interceptor != nil else { return [] }
         var adapters: [any RequestAdapter] = []
         if let own = request.interceptor { adapters.append(own) }
         if let interceptor { adapters.append(interceptor) }
@@ -240,6 +242,7 @@ open class Session: @unchecked Sendable {
     }
 
     func retriers(for request: Request) -> [any RequestRetrier] {
+        guard request.interceptor != nil || interceptor != nil else { return [] }
         var retriers: [any RequestRetrier] = []
         if let own = request.interceptor { retriers.append(own) }
         if let interceptor { retriers.append(interceptor) }
@@ -307,8 +310,11 @@ open class Session: @unchecked Sendable {
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
         let urlString = spec.urlString
         // One lock: take the delivery queue and the hooks the transfer needs.
-        let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock {
-            ($0.deliveryQueue ?? request.underlyingQueue, $0.credential, !$0.httpResponseHandlers.isEmpty, $0.progress)
+        typealias Hooks = (queue: DispatchQueue, credential: Request.Credential?, hasHeadHandlers: Bool, progress: ProgressHandlers?)
+        let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock { state -> Hooks in
+            let queue = state.deliveryQueue ?? request.underlyingQueue
+            guard let extras = state.extras else { return (queue, nil, false, nil) }
+            return (queue, extras.credential, !extras.httpResponseHandlers.isEmpty, extras.progress)
         }
         let hooks = request.attemptHooks
         let transfer = Transfer(
@@ -351,7 +357,7 @@ open class Session: @unchecked Sendable {
             return
         }
         if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
-        if !redirectHop, let cURL = request.mutableState.withLock({ $0.cURLHandler }) {
+        if !redirectHop, let cURL = request.mutableState.withLock({ $0.extras?.cURLHandler }) {
             cURL.queue.async { cURL.handler(request.cURLDescription()) }
         }
         loop.send(.add(transfer))

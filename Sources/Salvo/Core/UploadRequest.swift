@@ -31,7 +31,7 @@ open class UploadRequest: DataRequest, @unchecked Sendable { // state: Request.m
     public var uploadable: Uploadable? { uploads.uploadable }
 
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
-         serializationQueue: DispatchQueue, eventMonitor: (any EventMonitor)?, interceptor: (any RequestInterceptor)?,
+         serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, makeUploadable: @escaping @Sendable () throws -> Uploadable) {
         uploads = UploadAttempts(makeUploadable: makeUploadable)
         super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,

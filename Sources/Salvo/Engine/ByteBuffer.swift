@@ -3,11 +3,12 @@ import Foundation
 /// A growable byte buffer that hands its storage to `Data` without a copy.
 ///
 /// A response body is appended in pieces from libcurl's write callback; keeping raw
-/// malloc'd storage lets the finished body become `Data(bytesNoCopy:)`.
+/// malloc'd storage lets the finished body become `Data(bytesNoCopy:)`. Used by one thread
+/// at a time, never through overlapping accesses: no runtime exclusivity checks.
 final class ByteBuffer {
-    private var storage: UnsafeMutableRawPointer?
-    private(set) var count = 0
-    private var capacity = 0
+    @exclusivity(unchecked) private var storage: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var capacity = 0
 
     init() {}
 

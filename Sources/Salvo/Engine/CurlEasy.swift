@@ -11,7 +11,8 @@ final class CurlEasy {
     /// What the last `configure` set, when that transfer was a plain one (see
     /// `PlainProfile`); `nil` otherwise. A plain transfer with the same profile skips the
     /// reset and sets only its own pointers and URL, as a C program reusing handles would.
-    var plainProfile: PlainProfile?
+    /// Loop thread only, so no runtime exclusivity check.
+    @exclusivity(unchecked) var plainProfile: PlainProfile?
 
     /// The options a plain transfer (a GET with no body, sink, progress, credential or
     /// verbose logging) sets beyond its pointers and URL. The session's engine options are

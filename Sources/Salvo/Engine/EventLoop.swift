@@ -42,15 +42,16 @@ final class EventLoop: @unchecked Sendable {
     private var thread: pthread_t?
     let options: EngineOptions
 
-    // Loop-thread state.
-    private var pool: [CurlEasy] = []
-    private var hostQueue: HostQueue<Transfer>
+    // Loop-thread state: one thread, no overlapping accesses, so no runtime exclusivity
+    // checks (`@exclusivity(unchecked)`), which cost ~80 instructions per access.
+    @exclusivity(unchecked) private var pool: [CurlEasy] = []
+    @exclusivity(unchecked) private var hostQueue: HostQueue<Transfer>
     /// The running transfers, each knowing its slot (`Transfer.activeSlot`), so adding and
     /// removing one hashes nothing.
-    private var active: [Transfer] = []
-    private var priorKnowledgeHosts: Set<Substring> = []
-    private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
-    private var shutdownError: CurlError?
+    @exclusivity(unchecked) private var active: [Transfer] = []
+    @exclusivity(unchecked) private var priorKnowledgeHosts: Set<Substring> = []
+    @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
+    @exclusivity(unchecked) private var shutdownError: CurlError?
     private let curl = CurlVersion.current
     /// The session's cookie jar. Only the loop thread uses it, so it needs no lock callbacks.
     private let share: UnsafeMutableRawPointer?
@@ -254,7 +255,6 @@ final class EventLoop: @unchecked Sendable {
         transfer.phase = .done
         // After a failure the handle starts the next transfer from a reset.
         if code != CURLE_OK { easy.plainProfile = nil }
-        transfer.outcome = outcome
         let last = active.removeLast()
         if last !== transfer {
             active[transfer.activeSlot] = last
@@ -263,14 +263,18 @@ final class EventLoop: @unchecked Sendable {
         pool.append(easy)
 
         let multiplexed = outcome.metrics.httpVersion == "2"
-        if transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome) {
+        let answered = outcome.head != nil
+        let lostConnection = transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome)
+        // Moved, not copied: the outcome holds a dozen references.
+        transfer.outcome = consume outcome
+        if lostConnection {
             // The h2c connection is gone (or never came up): the next transfer opens one with
             // prior knowledge. A cancelled or timed-out stream says nothing about the
             // connection, which may still carry others, so it leaves the host as it is.
             priorKnowledgeHosts.remove(transfer.hostKey)
         }
         enqueueDelivery(transfer)
-        for next in hostQueue.finish(host: transfer.hostKey, multiplexed: outcome.head == nil ? nil : multiplexed) {
+        for next in hostQueue.finish(host: transfer.hostKey, multiplexed: answered ? multiplexed : nil) {
             begin(next)
         }
     }
