@@ -50,11 +50,11 @@ extension DataRequest {
                                emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
                                emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods,
                                completionHandler: @escaping @Sendable (AFDataResponse<String>) -> Void) -> Self {
-        response(queue: queue,
-                 responseSerializer: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
-                                                              emptyResponseCodes: emptyResponseCodes,
-                                                              emptyRequestMethods: emptyRequestMethods),
-                 completionHandler: completionHandler)
+        builtInResponse(queue: queue,
+                        serializer: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
+                                                             emptyResponseCodes: emptyResponseCodes,
+                                                             emptyRequestMethods: emptyRequestMethods),
+                        completionHandler: completionHandler)
     }
 
     /// Calls a handler with the body decoded into a `Decodable` type.
@@ -76,11 +76,11 @@ extension DataRequest {
                                                                emptyResponseCodes: Set<Int> = DecodableResponseSerializer<Value>.defaultEmptyResponseCodes,
                                                                emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<Value>.defaultEmptyRequestMethods,
                                                                completionHandler: @escaping @Sendable (AFDataResponse<Value>) -> Void) -> Self {
-        response(queue: queue,
-                 responseSerializer: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
-                                                                        emptyResponseCodes: emptyResponseCodes,
-                                                                        emptyRequestMethods: emptyRequestMethods),
-                 completionHandler: completionHandler)
+        builtInResponse(queue: queue,
+                        serializer: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
+                                                                       emptyResponseCodes: emptyResponseCodes,
+                                                                       emptyRequestMethods: emptyRequestMethods),
+                        completionHandler: completionHandler)
     }
 
     /// Calls a handler with the body parsed by `JSONSerialization`.
@@ -106,7 +106,7 @@ extension DataRequest {
                                                 emptyRequestMethods: emptyRequestMethods, options: options)
         // The serializer's value is typed `any Sendable`; Alamofire's handler takes `Any`, so
         // re-type it on the handler's queue, where the response is made and consumed.
-        return response(queue: queue, responseSerializer: serializer) { response in
+        return builtInResponse(queue: queue, serializer: serializer) { response in
             completionHandler(response.map { $0 as Any })
         }
     }

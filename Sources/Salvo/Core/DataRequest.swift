@@ -93,12 +93,6 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
             for (queue, handler) in handlers { queue.async { handler(response) } }
         }
     }
-
-    /// Snapshot of what a serializer needs, taken once the request is complete.
-    func responseSnapshot() -> (context: ResponseContext?, data: Data?, metrics: TransferMetrics?, error: AFError?) {
-        let (context, data, error) = mutableState.withLock { ($0.contexts.last, $0.data, $0.error) }
-        return (context, data, context?.metrics, error)
-    }
 }
 
 extension Request {

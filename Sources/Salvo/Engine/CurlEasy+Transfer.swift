@@ -9,9 +9,11 @@ private let writeCallback: salvo_data_callback = { buffer, size, count, context 
     return transfer.receiveBody(UnsafeRawPointer(buffer!), size * count)
 }
 
-private let headerCallback: salvo_data_callback = { buffer, size, count, context in
+// Header lines are collected in C (header_block.h); Swift hears of status lines and of the
+// end of each header block.
+private let headerEvent: salvo_header_event = { context, event, length in
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.receiveHeader(UnsafeRawPointer(buffer!).assumingMemoryBound(to: UInt8.self), size * count)
+    return transfer.headerEvent(statusLine: event == Int32(SALVO_HEADER_STATUS_LINE), length)
 }
 
 private let debugCallback: salvo_debug_callback = { _, type, data, size, context in
@@ -32,13 +34,14 @@ extension CurlEasy {
     func configure(for transfer: Transfer, options: EngineOptions, context: UnsafeMutableRawPointer, priorKnowledge: Bool,
                    share: UnsafeMutableRawPointer?) {
         errorBuffer[0] = 0
+        headerBlock.pointee.count = 0
+        headerBlock.pointee.context = context
         let profile = Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge)
         if let profile, profile == plainProfile {
             // Everything else is already set: a reset and ~20 options cost ~6,000 instructions.
             set(CURLOPT_PRIVATE, pointer: context)
             set(CURLOPT_URL, string: transfer.url)
             set(CURLOPT_WRITEDATA, pointer: context)
-            set(CURLOPT_HEADERDATA, pointer: context)
             return
         }
         reset()
@@ -49,8 +52,9 @@ extension CurlEasy {
         set(CURLOPT_URL, string: transfer.url)
         _ = salvo_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
-        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback)
-        set(CURLOPT_HEADERDATA, pointer: context)
+        headerBlock.pointee.event = headerEvent
+        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, salvo_header_collect)
+        set(CURLOPT_HEADERDATA, pointer: UnsafeMutableRawPointer(headerBlock))
         _ = salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list)
 
         switch transfer.method {
@@ -162,7 +166,7 @@ extension CurlEasy {
                 url: transfer.url,
                 contentType: getString(CURLINFO_CONTENT_TYPE),
                 redirectURL: (300...399).contains(status) ? getString(CURLINFO_REDIRECT_URL) : nil,
-                rawHeaders: transfer.headerBytes
+                rawHeaders: headerBytes()
             )
         }
         let metrics = TransferMetrics(

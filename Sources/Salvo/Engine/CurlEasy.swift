@@ -1,4 +1,7 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One libcurl easy handle, owned by an `EventLoop` and touched only on its thread.
 ///
@@ -24,16 +27,31 @@ final class CurlEasy {
         let priorKnowledge: Bool
     }
 
+    /// The current response's header lines, collected in C (`CURLOPT_HEADERDATA`); its
+    /// storage is kept from transfer to transfer.
+    let headerBlock: UnsafeMutablePointer<salvo_header_block>
+
     init?() {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        headerBlock = .allocate(capacity: 1)
+        headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil))
     }
 
     deinit {
         curl_easy_cleanup(handle)
         errorBuffer.deallocate()
+        free(headerBlock.pointee.bytes)
+        headerBlock.deallocate()
+    }
+
+    /// A copy of the header lines received so far for the current response.
+    func headerBytes() -> [UInt8] {
+        let block = headerBlock.pointee
+        guard let bytes = block.bytes, block.count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: block.count))
     }
 
     func reset() {

@@ -67,7 +67,7 @@ final class Transfer: @unchecked Sendable {
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
     @exclusivity(unchecked) var headHandler: (@Sendable (ResponseHead) -> Void)?
-    /// A 401/407 head was seen with credentials set; see `receiveHeader`.
+    /// A 401/407 head was seen with credentials set; see `headerEvent`.
     @exclusivity(unchecked) var challengePending = false
     /// HTTP authentication, offered when the server challenges.
     @exclusivity(unchecked) var credential: (user: String, password: String)?
@@ -87,7 +87,6 @@ final class Transfer: @unchecked Sendable {
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) var activeSlot = 0
     @exclusivity(unchecked) var userPaused = false
-    @exclusivity(unchecked) var headerBytes: [UInt8] = []
     let received = ByteBuffer()
     @exclusivity(unchecked) var outcome: TransferOutcome?
 
@@ -104,8 +103,6 @@ final class Transfer: @unchecked Sendable {
         self.priorKnowledge = priorKnowledge
         self.deliveryQueue = deliveryQueue
         self.owner = owner
-        // Room for a typical header block, so the lines append without regrowing.
-        headerBytes.reserveCapacity(512)
     }
 
     /// Runs on `deliveryQueue`, once.
@@ -129,30 +126,25 @@ final class Transfer: @unchecked Sendable {
         return count
     }
 
-    @inline(__always)
-    func receiveHeader(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        // A new status line starts a new response (after 100 Continue or an
-        // authentication round); only the last one's headers are reported.
-        if count >= 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"),
-           bytes[2] == UInt8(ascii: "T"), bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/") {
-            headerBytes.removeAll(keepingCapacity: true)
+    /// A status line (a new response begins) or the blank line ending a header block; the
+    /// lines themselves are in `easy.headerBlock`.
+    func headerEvent(statusLine: Bool, _ length: Int) -> Int {
+        if statusLine {
             challengePending = false
-        } else if count <= 2, let easy {
-            headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-            if credential != nil {
-                let status = easy.getLong(CURLINFO_RESPONSE_CODE)
-                if status == 401 || status == 407 {
-                    // Most likely a challenge libcurl answers on this handle, whose body it
-                    // skips: decide when the next status line or the first body byte comes.
-                    challengePending = true
-                    return count
-                }
-            }
-            headersComplete(easy)
-            return count
+            return length
         }
-        headerBytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-        return count
+        guard let easy else { return length }
+        if credential != nil {
+            let status = easy.getLong(CURLINFO_RESPONSE_CODE)
+            if status == 401 || status == 407 {
+                // Most likely a challenge libcurl answers on this handle, whose body it
+                // skips: decide when the next status line or the first body byte comes.
+                challengePending = true
+                return length
+            }
+        }
+        headersComplete(easy)
+        return length
     }
 
     /// The end of a final response's header block.
@@ -176,7 +168,7 @@ final class Transfer: @unchecked Sendable {
         guard redirect == nil else { return }
         let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.versionText(easy.getLong(CURLINFO_HTTP_VERSION)) ?? "1.1",
                                 url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
-                                contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: headerBytes)
+                                contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
         deliveryQueue.async { handler(head) }
     }
 }

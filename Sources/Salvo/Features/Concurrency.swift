@@ -85,9 +85,9 @@ extension DataRequest {
                                 dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
                                 emptyResponseCodes: Set<Int> = DataResponseSerializer.defaultEmptyResponseCodes,
                                 emptyRequestMethods: Set<HTTPMethod> = DataResponseSerializer.defaultEmptyRequestMethods) -> DataTask<Data> {
-        serializingResponse(using: DataResponseSerializer(dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
-                                                          emptyRequestMethods: emptyRequestMethods),
-                            automaticallyCancelling: shouldAutomaticallyCancel)
+        builtInDataTask(using: DataResponseSerializer(dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                                                      emptyRequestMethods: emptyRequestMethods),
+                        automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
     /// Makes a `DataTask` that awaits the body decoded into a `Decodable` type.
@@ -108,10 +108,10 @@ extension DataRequest {
                                                                   emptyResponseCodes: Set<Int> = DecodableResponseSerializer<Value>.defaultEmptyResponseCodes,
                                                                   emptyRequestMethods: Set<HTTPMethod> = DecodableResponseSerializer<Value>.defaultEmptyRequestMethods)
         -> DataTask<Value> {
-        serializingResponse(using: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
-                                                                      emptyResponseCodes: emptyResponseCodes,
-                                                                      emptyRequestMethods: emptyRequestMethods),
-                            automaticallyCancelling: shouldAutomaticallyCancel)
+        builtInDataTask(using: DecodableResponseSerializer<Value>(dataPreprocessor: dataPreprocessor, decoder: decoder,
+                                                                  emptyResponseCodes: emptyResponseCodes,
+                                                                  emptyRequestMethods: emptyRequestMethods),
+                        automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
     /// Makes a `DataTask` that awaits the body decoded as a `String`.
@@ -130,10 +130,10 @@ extension DataRequest {
                                   encoding: String.Encoding? = nil,
                                   emptyResponseCodes: Set<Int> = StringResponseSerializer.defaultEmptyResponseCodes,
                                   emptyRequestMethods: Set<HTTPMethod> = StringResponseSerializer.defaultEmptyRequestMethods) -> DataTask<String> {
-        serializingResponse(using: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
-                                                            emptyResponseCodes: emptyResponseCodes,
-                                                            emptyRequestMethods: emptyRequestMethods),
-                            automaticallyCancelling: shouldAutomaticallyCancel)
+        builtInDataTask(using: StringResponseSerializer(dataPreprocessor: dataPreprocessor, encoding: encoding,
+                                                        emptyResponseCodes: emptyResponseCodes,
+                                                        emptyRequestMethods: emptyRequestMethods),
+                        automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
     /// Makes a `DataTask` that awaits the response serialized by `serializer`.
@@ -173,14 +173,27 @@ extension DataRequest {
     private func dataTask<Serializer: DataResponseSerializerProtocol>(using serializer: Serializer,
                                                                       automaticallyCancelling shouldAutomaticallyCancel: Bool)
         -> DataTask<Serializer.SerializedObject> {
-        let future = ResponseFuture<AFDataResponse<Serializer.SerializedObject>>()
+        dataTask(automaticallyCancelling: shouldAutomaticallyCancel) { $0.serializedResponse(using: serializer) }
+    }
+
+    /// The same for Salvo's own serializers, which skip the cast `serializedResponse(using:)`
+    /// makes to find them.
+    private func builtInDataTask<Serializer: InputSerializer>(using serializer: Serializer,
+                                                              automaticallyCancelling shouldAutomaticallyCancel: Bool)
+        -> DataTask<Serializer.SerializedObject> {
+        dataTask(automaticallyCancelling: shouldAutomaticallyCancel) { $0.serializedResponse(builtIn: serializer) }
+    }
+
+    private func dataTask<Value: Sendable>(automaticallyCancelling shouldAutomaticallyCancel: Bool,
+                                           serialize: @escaping @Sendable (DataRequest) -> AFDataResponse<Value>) -> DataTask<Value> {
+        let future = ResponseFuture<AFDataResponse<Value>>()
         // The serialization queue, never `.main` unless the session was given it; a session
         // that maps `.main` elsewhere (`responseQueue`) applies that here too.
         let queue = delegate?.handlerQueue(serializationQueue) ?? serializationQueue
         // Holds the request strongly: the handler list is emptied when the request finishes,
         // which breaks the cycle, and the request must outlive a dropped `DataTask`.
         appendHandler(queue: queue) { [self] in
-            future.fulfill(serializedResponse(using: serializer))
+            future.fulfill(serialize(self))
         }
         return DataTask(request: self, future: future, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }

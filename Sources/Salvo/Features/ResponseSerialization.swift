@@ -110,18 +110,26 @@ extension ResponseSerializer {
 struct SerializationInput {
     var method: HTTPMethod?
     var statusCode: Int?
-    var textEncodingName: String?
+    /// The `Content-Type` the charset comes from, or the charset itself when an
+    /// `HTTPURLResponse` already named it.
+    private var contentType: String?
+    private var charsetGiven: String?
+
+    /// The response's charset. Read only by the `String` serializer, so it is parsed only
+    /// when asked for (~5,000 instructions a response otherwise).
+    var textEncodingName: String? { charsetGiven ?? contentType.flatMap(Self.charset(of:)) }
 
     init(request: URLRequest?, response: HTTPURLResponse?) {
         method = request?.method
         statusCode = response?.statusCode
-        textEncodingName = response?.textEncodingName
+        charsetGiven = response?.textEncodingName
     }
 
     init(context: ResponseContext?) {
         method = (context?.origin ?? context)?.spec.method
-        statusCode = context?.head?.statusCode
-        textEncodingName = context?.head?.contentType.flatMap(Self.charset(of:))
+        let head = context?.head
+        statusCode = head?.statusCode
+        contentType = head?.contentType
     }
 
     private static func charset(of contentType: String) -> String? {

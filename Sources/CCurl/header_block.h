@@ -1,0 +1,54 @@
+#ifndef SALVO_CCURL_HEADER_BLOCK_H
+#define SALVO_CCURL_HEADER_BLOCK_H
+
+// The one piece of logic kept in C: collecting a response's header lines.
+//
+// libcurl calls its header function once per line, about ten times per
+// response. Through a Swift closure each call cost ~300 instructions (context
+// lookup, retain and release, array append); here a line is a memcpy, and
+// Swift is called only twice per response: for the status line and for the
+// blank line that ends the block.
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { SALVO_HEADER_STATUS_LINE = 0, SALVO_HEADER_BLOCK_END = 1 };
+
+/// Returns `length` to go on, anything else to abort the transfer.
+typedef size_t (*salvo_header_event)(void *context, int event, size_t length);
+
+/// The header lines of the current response, status line first, as received.
+/// One per easy handle, reused from transfer to transfer.
+typedef struct salvo_header_block {
+    unsigned char *bytes;
+    size_t count;
+    size_t capacity;
+    void *context;
+    salvo_header_event event;
+} salvo_header_block;
+
+/// CURLOPT_HEADERFUNCTION, with CURLOPT_HEADERDATA pointing at a salvo_header_block.
+static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nitems, void *user) {
+    salvo_header_block *block = (salvo_header_block *)user;
+    size_t length = size * nitems;
+    // A new status line starts a new response (after 100 Continue, a redirect
+    // followed by libcurl, or an authentication round): only the last is kept.
+    int status = length >= 5 && memcmp(buffer, "HTTP/", 5) == 0;
+    if (status) block->count = 0;
+    if (block->count + length > block->capacity) {
+        size_t capacity = block->capacity * 2;
+        if (capacity < block->count + length) capacity = block->count + length;
+        if (capacity < 512) capacity = 512;
+        unsigned char *bytes = (unsigned char *)realloc(block->bytes, capacity);
+        if (!bytes) return 0;
+        block->bytes = bytes;
+        block->capacity = capacity;
+    }
+    memcpy(block->bytes + block->count, buffer, length);
+    block->count += length;
+    if (status) return block->event(block->context, SALVO_HEADER_STATUS_LINE, length);
+    if (length <= 2) return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
+    return length;
+}
+
+#endif
