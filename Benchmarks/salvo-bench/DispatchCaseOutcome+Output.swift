@@ -35,6 +35,9 @@ extension DispatchCaseOutcome {
                 let extra = extraCPU(client, over: .curlEpoll).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
                 parts.append("/ raw libcurl \(Format.fixed(ratio, 2))\(extra)")
             }
+            if let fastest = fastestRawDriver, fastest != .curlEpoll, let ratio = ratio(client, to: fastest) {
+                parts.append("/ the faster C driver (\(fastest.rawValue)) \(Format.fixed(ratio, 2))")
+            }
             if let ratio = ratio(client, to: .curlHeaders) {
                 let extra = extraCPU(client, over: .curlHeaders).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
                 parts.append("/ libcurl sending the same headers \(Format.fixed(ratio, 2))\(extra)")
@@ -68,6 +71,9 @@ extension DispatchCaseOutcome {
             ]
             if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }
             if client != .curlHeaders, let ratio = ratio(client, to: .curlHeaders) { figures["ratioToLibcurlSameHeaders"] = ratio }
+            if let fastest = fastestRawDriver, client != fastest, let ratio = ratio(client, to: fastest) {
+                figures["ratioToFasterRawLibcurl"] = ratio
+            }
             if client != .urlSession, let ratio = ratio(client, to: .urlSession) { figures["ratioToURLSession"] = ratio }
             report.add(suite: .dispatch, case: name, client: client.rawValue, figures: figures, note: errors[client])
         }

@@ -53,6 +53,14 @@ struct DispatchCaseOutcome {
         return mine - theirs
     }
 
+    /// The faster of the two raw C drivers in this case, the strictest baseline.
+    var fastestRawDriver: DispatchClient? {
+        let rates = [DispatchClient.curlEpoll, .curlPoll].compactMap { client in
+            requestsPerSecond(client).map { (client, $0.median) }
+        }
+        return rates.max { $0.1 < $1.1 }?.0
+    }
+
     /// The Salvo clients, for ratio lines.
     static let salvoClients: [DispatchClient] = [.salvo, .salvoAsync]
 }

@@ -5,7 +5,7 @@ struct DispatchSummary {
 
     init(clients: [DispatchClient]) {
         table = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" }
-                          + ["Salvo/libcurl", "Salvo/URLSession", "Salvo +CPU µs", "Salvo/same headers"])
+                          + ["Salvo/libcurl", "Salvo/faster C", "Salvo +CPU µs", "Salvo/same headers", "Salvo/URLSession"])
         self.clients = clients
     }
 
@@ -19,12 +19,14 @@ struct DispatchSummary {
         let toURLSession = outcome.ratio(.salvo, to: .urlSession).map { Format.fixed($0, 1) + "×" } ?? "-"
         let extra = outcome.extraCPU(.salvo, over: .curlEpoll).map { Format.fixed($0, 1) } ?? "-"
         let toSameHeaders = outcome.ratio(.salvo, to: .curlHeaders).map { Format.fixed($0, 2) } ?? "-"
-        table.add([outcome.name] + rates + [toCurl, toURLSession, extra, toSameHeaders])
+        let toFaster = outcome.fastestRawDriver.flatMap { outcome.ratio(.salvo, to: $0) }.map { Format.fixed($0, 2) } ?? "-"
+        table.add([outcome.name] + rates + [toCurl, toFaster, extra, toSameHeaders, toURLSession])
     }
 
     var rendered: String {
         "\ndispatch summary (Salvo = completion handlers; libcurl = the C driver over epoll + socket_action; "
-            + "same headers = the C driver sending Salvo's default request headers; "
+            + "faster C = the faster of the epoll and poll C drivers in that case; "
+            + "same headers = the poll C driver sending Salvo's default request headers; "
             + "! = requests failed, not comparable)\n" + table.rendered
     }
 }
