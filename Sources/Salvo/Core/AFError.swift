@@ -1,8 +1,11 @@
 import Foundation
 
+// `indirect`: every case with a payload lives in a box, so the optional errors a request copies
+// and destroys on its path (most of them `nil`) cost a retain, not a walk of the payloads.
+
 /// The error type Salvo returns: every failure a request can meet, with the case names and
 /// reasons Alamofire 5 uses, so error handling written for Alamofire carries over.
-public enum AFError: Error, Sendable {
+public indirect enum AFError: Error, Sendable {
     /// The underlying reason a multipart encoding failed.
     public enum MultipartEncodingFailureReason: Sendable {
         /// The `fileURL` given is not a file URL.

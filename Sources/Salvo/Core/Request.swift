@@ -135,6 +135,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     public let eventMonitor: CompositeEventMonitor?
     /// The request's own interceptor, applied after the session's.
     public let interceptor: (any RequestInterceptor)?
+    /// `interceptor != nil`, read on every attempt without copying the existential.
+    let hasInterceptor: Bool
     /// The `Session` running this request.
     public private(set) weak var delegate: Session?
 
@@ -179,6 +181,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         self.serializationQueue = serializationQueue
         self.eventMonitor = eventMonitor
         self.interceptor = interceptor
+        hasInterceptor = interceptor != nil
         self.delegate = delegate
     }
 

@@ -41,6 +41,8 @@ open class Session: @unchecked Sendable {
     public let serializationQueue: DispatchQueue
     /// The interceptor applied to every request.
     public let interceptor: (any RequestInterceptor)?
+    /// `interceptor != nil`, read on every attempt without copying the existential.
+    let hasInterceptor: Bool
     /// The redirect handler applied to every request without its own.
     public let redirectHandler: (any RedirectHandler)?
     /// The event monitors, combined.
@@ -91,6 +93,7 @@ open class Session: @unchecked Sendable {
         self.requestQueue = requestQueue ?? DispatchQueue(label: "org.salvo.session.requestQueue", target: rootQueue)
         self.serializationQueue = serializationQueue ?? DispatchQueue(label: "org.salvo.session.serializationQueue", attributes: .concurrent)
         self.interceptor = interceptor
+        hasInterceptor = interceptor != nil
         self.redirectHandler = redirectHandler
         eventMonitor = eventMonitors.isEmpty ? nil : CompositeEventMonitor(monitors: eventMonitors)
         self.responseQueue = responseQueue
@@ -233,8 +236,8 @@ open class Session: @unchecked Sendable {
 
     /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
-        // Checked without binding: copying the optional existentials costs more than the test.
-        guard request.interceptor != nil || interceptor != nil else { return [] }
+        // Reading the optional existentials copies them: the flags are cheaper.
+        guard request.hasInterceptor || hasInterceptor else { return [] }
         var adapters: [any RequestAdapter] = []
         if let own = request.interceptor { adapters.append(own) }
         if let interceptor { adapters.append(interceptor) }
@@ -242,7 +245,7 @@ open class Session: @unchecked Sendable {
     }
 
     func retriers(for request: Request) -> [any RequestRetrier] {
-        guard request.interceptor != nil || interceptor != nil else { return [] }
+        guard request.hasInterceptor || hasInterceptor else { return [] }
         var retriers: [any RequestRetrier] = []
         if let own = request.interceptor { retriers.append(own) }
         if let interceptor { retriers.append(interceptor) }
