@@ -64,6 +64,26 @@ final class RequestSpecTests: XCTestCase {
         XCTAssertEqual(RequestSpec.originKey(of: "HTTPS://Example.COM/a"), "https://example.com")
         XCTAssertEqual(RequestSpec.originKey(of: "http://h?q"), "http://h")
     }
+
+    func testOriginKeyCacheReusesOnlyTheSameOrigin() {
+        let cache = OriginKeyCache()
+        let cases: [(String, Substring)] = [
+            ("http://127.0.0.1:8080/small", "http://127.0.0.1:8080"),
+            ("http://127.0.0.1:8080/other?x=1", "http://127.0.0.1:8080"),
+            ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+            ("http://127.0.0.1:80801/a", "http://127.0.0.1:80801"),
+            ("http://127.0.0.1:8080#f", "http://127.0.0.1:8080"),
+            ("http://a.b/x", "http://a.b"),
+            ("http://a.bc/x", "http://a.bc"),
+            ("HTTP://A.B/x", "http://a.b"),
+            ("HTTP://A.B?y", "http://a.b"),
+            ("https://a.b/x", "https://a.b"),
+        ]
+        for (url, key) in cases {
+            XCTAssertEqual(cache.key(of: url), key, url)
+            XCTAssertEqual(cache.key(of: url), RequestSpec.originKey(of: url), url)
+        }
+    }
 }
 
 final class MainQueueIndependenceTests: XCTestCase {

@@ -133,6 +133,11 @@ struct RequestSpec: Sendable {
     /// Read straight off the URL text: Foundation's `host`, `port` and `scheme` accessors
     /// re-parse the URL on Linux, which cost more than the rest of a request's set-up.
     static func originKey(of urlString: String) -> Substring {
+        originKeyAndLength(of: urlString).key
+    }
+
+    /// The origin key and the length, in UTF-8 bytes, of the part of `urlString` it comes from.
+    static func originKeyAndLength(of urlString: String) -> (key: Substring, prefixLength: Int) {
         var text = urlString
         let (end, hasUpper) = text.withUTF8 { bytes -> (Int, Bool) in
             var index = 0
@@ -155,6 +160,6 @@ struct RequestSpec: Sendable {
             return (index, hasUpper)
         }
         let key = Substring(urlString.utf8.prefix(end))
-        return hasUpper ? Substring(key.lowercased()) : key
+        return (hasUpper ? Substring(key.lowercased()) : key, end)
     }
 }

@@ -43,6 +43,8 @@ open class Session: @unchecked Sendable {
     public let interceptor: (any RequestInterceptor)?
     /// `interceptor != nil`, read on every attempt without copying the existential.
     let hasInterceptor: Bool
+    /// The origin key of the session's last request, reused while the origin stays the same.
+    let originKeys = OriginKeyCache()
     /// The redirect handler applied to every request without its own.
     public let redirectHandler: (any RedirectHandler)?
     /// The event monitors, combined.
@@ -322,7 +324,7 @@ open class Session: @unchecked Sendable {
         let hooks = request.attemptHooks
         let transfer = Transfer(
             url: urlString,
-            hostKey: RequestSpec.originKey(of: urlString),
+            hostKey: originKeys.key(of: urlString),
             method: spec.method.rawValue,
             headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true),
             body: spec.body,
