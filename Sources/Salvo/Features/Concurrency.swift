@@ -26,11 +26,13 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// When the `DataTask` was made with `automaticallyCancelling: true` (the default),
     /// cancelling the awaiting Swift task cancels the request, which then completes with
     /// `AFError.explicitlyCancelled`.
+    @inlinable
     public var response: DataResponse<Value, AFError> {
         get async { await future.value(cancelling: shouldAutomaticallyCancel ? request : nil) }
     }
 
     /// The serialized result of `response`.
+    @inlinable
     public var result: Result<Value, AFError> {
         get async { await response.result }
     }
@@ -38,13 +40,16 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// The serialized value of `response`.
     ///
     /// - Throws: The `AFError` the request or its serializer failed with.
+    @inlinable
     public var value: Value {
         get async throws { try await result.get() }
     }
 
-    private let request: DataRequest
-    private let future: ResponseFuture<DataResponse<Value, AFError>>
-    private let shouldAutomaticallyCancel: Bool
+    // Inlinable, with what they read: awaited from another module, unspecialized generic code
+    // instantiated type metadata on every call (~5,800 instructions a request).
+    @usableFromInline let request: DataRequest
+    @usableFromInline let future: ResponseFuture<DataResponse<Value, AFError>>
+    @usableFromInline let shouldAutomaticallyCancel: Bool
 
     fileprivate init(request: DataRequest, future: ResponseFuture<DataResponse<Value, AFError>>, shouldAutomaticallyCancel: Bool) {
         self.request = request
@@ -206,16 +211,20 @@ extension DataRequest {
 /// Each waiting continuation is stored under the lock and taken out under it by the single
 /// `fulfill` that finds the state pending, so every continuation is resumed exactly once;
 /// a continuation that arrives after fulfilment is resumed straight away with the value.
+@usableFromInline
 final class ResponseFuture<Value: Sendable>: Sendable {
     // Unsafe continuations, kept in a SmallList: every await of a request pays neither the
     // checked continuation's extra box nor an array for its single waiter. Each continuation
     // is resumed exactly once: taken out of `state` under the lock, then resumed outside it.
-    private enum State {
+    @usableFromInline
+    enum State {
         case pending(SmallList<UnsafeContinuation<Value, Never>>)
         case fulfilled(Value)
     }
 
-    private let state = Mutex<State>(.pending(SmallList()))
+    @usableFromInline let state = Mutex<State>(.pending(SmallList()))
+
+    @usableFromInline init() {}
 
     /// Delivers the value to every waiter, now and later. Calls after the first are ignored.
     func fulfill(_ value: Value) {
@@ -230,6 +239,7 @@ final class ResponseFuture<Value: Sendable>: Sendable {
     }
 
     /// The value, waiting for it if needed; cancelling the waiting task cancels `request`.
+    @inlinable
     func value(cancelling request: Request?) async -> Value {
         guard let request else { return await value }
         return await withTaskCancellationHandler {
@@ -240,6 +250,7 @@ final class ResponseFuture<Value: Sendable>: Sendable {
     }
 
     /// The value, waiting for it if needed.
+    @inlinable
     var value: Value {
         get async {
             await withUnsafeContinuation { continuation in

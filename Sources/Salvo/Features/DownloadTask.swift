@@ -14,11 +14,13 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     ///
     /// With `automaticallyCancelling: true` (the default), cancelling the awaiting Swift
     /// task cancels the download.
+    @inlinable
     public var response: DownloadResponse<Value, AFError> {
         get async { await future.value(cancelling: shouldAutomaticallyCancel ? request : nil) }
     }
 
     /// The serialized result of `response`.
+    @inlinable
     public var result: Result<Value, AFError> {
         get async { await response.result }
     }
@@ -26,13 +28,15 @@ public struct DownloadTask<Value: Sendable>: Sendable {
     /// The serialized value of `response`.
     ///
     /// - Throws: The `AFError` the download or its serializer failed with.
+    @inlinable
     public var value: Value {
         get async throws { try await result.get() }
     }
 
-    private let request: DownloadRequest
-    private let future: ResponseFuture<DownloadResponse<Value, AFError>>
-    private let shouldAutomaticallyCancel: Bool
+    // Inlinable with what they read, as `DataTask`'s: specialized in the caller's module.
+    @usableFromInline let request: DownloadRequest
+    @usableFromInline let future: ResponseFuture<DownloadResponse<Value, AFError>>
+    @usableFromInline let shouldAutomaticallyCancel: Bool
 
     fileprivate init(request: DownloadRequest, future: ResponseFuture<DownloadResponse<Value, AFError>>, shouldAutomaticallyCancel: Bool) {
         self.request = request

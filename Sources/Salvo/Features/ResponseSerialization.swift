@@ -69,13 +69,18 @@ public protocol ResponseSerializer: DataResponseSerializerProtocol & DownloadRes
     var emptyResponseCodes: Set<Int> { get }
 }
 
+// Built once: every response method's default arguments read these, and a `Set` literal
+// hashes its elements (a method's name, for `HTTPMethod`) each time it is made.
+private let sharedEmptyRequestMethods: Set<HTTPMethod> = [.head]
+private let sharedEmptyResponseCodes: Set<Int> = [204, 205]
+
 extension ResponseSerializer {
     /// `PassthroughPreprocessor`.
     public static var defaultDataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
     /// `[.head]`.
-    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { [.head] }
+    public static var defaultEmptyRequestMethods: Set<HTTPMethod> { sharedEmptyRequestMethods }
     /// `[204, 205]`.
-    public static var defaultEmptyResponseCodes: Set<Int> { [204, 205] }
+    public static var defaultEmptyResponseCodes: Set<Int> { sharedEmptyResponseCodes }
 
     /// The default preprocessor.
     public var dataPreprocessor: any DataPreprocessor { PassthroughPreprocessor() }
