@@ -446,6 +446,17 @@ final class ResponseSerializerIntegrationTests: XCTestCase {
         XCTAssertEqual(data?.value?.isEmpty, false)
     }
 
+    func testACustomSerializerGetsTheRequestAndResponseEveryTime() throws {
+        let url = try TestServers.shared.url(.httpbin, "/get")
+        // Twice: the second response finds the type already known not to be one of Salvo's.
+        for _ in 0..<2 {
+            let seen = awaitSerialized { queue, done in
+                session.request(url).response(queue: queue, responseSerializer: StatusAndMethodSerializer(), completionHandler: done)
+            }
+            XCTAssertEqual(seen?.value, "200 GET")
+        }
+    }
+
     func testSerializerRunsOncePerHandlerOnItsQueue() throws {
         let url = try TestServers.shared.url(.httpbin, "/get")
         let request = session.request(url)
@@ -454,5 +465,13 @@ final class ResponseSerializerIntegrationTests: XCTestCase {
         let second = awaitSerialized { queue, done in request.responseDecodable(of: HTTPBinEcho.self, queue: queue, completionHandler: done) }
         XCTAssertEqual(first?.data, second?.data)
         XCTAssertEqual(second?.value?.url, url.absoluteString)
+    }
+}
+
+/// A serializer of the user's own, which reads the `HTTPURLResponse` and `URLRequest` it is given.
+private struct StatusAndMethodSerializer: DataResponseSerializerProtocol {
+    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> String {
+        if let error { throw error }
+        return "\(response?.statusCode ?? 0) \(request?.httpMethod ?? "?")"
     }
 }

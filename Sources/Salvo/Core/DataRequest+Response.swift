@@ -67,9 +67,8 @@ extension DataRequest {
 
     func serializedResponse<Serializer: DataResponseSerializerProtocol>(using serializer: Serializer) -> AFDataResponse<Serializer.SerializedObject> {
         serializedResponse { context, data, error in
-            // A cast to a parameterized protocol costs ~8,000 instructions: Salvo's own
-            // response methods go through `serializedResponse(builtIn:)` instead.
-            if let builtIn = serializer as? any InputSerializer<Serializer.SerializedObject> {
+            // Salvo's own response methods go through `serializedResponse(builtIn:)` instead.
+            if let builtIn = InputSerializerLookup.builtIn(serializer) {
                 return try builtIn.serialize(input: SerializationInput(context: context), data: data, error: error)
             }
             return try serializer.serialize(request: context?.attemptRequest, response: context?.httpResponse, data: data, error: error)

@@ -73,9 +73,8 @@ extension DownloadRequest {
                 return try URLResponseSerializer().serializeDownload(request: nil, response: nil, fileURL: fileURL, error: error)
                     as! Serializer.SerializedObject
             }
-            // A cast to a parameterized protocol costs ~8,000 instructions: Salvo's own
-            // response methods go through `serializedDownload(builtIn:)` instead.
-            if let builtIn = serializer as? any InputSerializer<Serializer.SerializedObject> {
+            // Salvo's own response methods go through `serializedDownload(builtIn:)` instead.
+            if let builtIn = InputSerializerLookup.builtIn(download: serializer) {
                 if let error { throw error }
                 return try builtIn.serialize(input: SerializationInput(context: context), data: URLResponseSerializer.readFile(fileURL), error: nil)
             }
