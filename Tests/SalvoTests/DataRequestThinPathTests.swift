@@ -78,6 +78,10 @@ final class RequestSpecTests: XCTestCase {
             ("HTTP://A.B/x", "http://a.b"),
             ("HTTP://A.B?y", "http://a.b"),
             ("https://a.b/x", "https://a.b"),
+            ("http:/typo/path", RequestSpec.originKey(of: "http:/typo/path")),
+            ("http://a.example/x", "http://a.example"),
+            ("http:/", RequestSpec.originKey(of: "http:/")),
+            ("http://b.example:8080/y", "http://b.example:8080"),
         ]
         for (url, key) in cases {
             XCTAssertEqual(cache.key(of: url), key, url)

@@ -55,6 +55,19 @@ final class HandleReuseTests: XCTestCase {
         XCTAssertEqual(afterHeader?["User-Agent"] as? String, HTTPHeaders.default["User-Agent"])
     }
 
+    func testManySilentReconnectsOnOneHandleDoNotFailARequest() throws {
+        // Each connection answers one request and is found dead by the next, which libcurl
+        // then sends again on a new connection. libcurl counts those re-sends per handle and
+        // fails the sixth unless the handle is reset in between.
+        let session = oneConnectionSession()
+        let url = try TestServers.shared.url(.fault, "/one-per-connection")
+        for attempt in 1...12 {
+            let response = awaitData(session.request(url))
+            XCTAssertNil(response.error, "request \(attempt): \(String(describing: response.error))")
+            XCTAssertEqual(response.data.map { String(decoding: $0, as: UTF8.self) }, "fresh\n", "request \(attempt)")
+        }
+    }
+
     func testAPlainGetAfterAFailureAndAfterACancelStillWorks() throws {
         let session = oneConnectionSession()
         let anything = try TestServers.shared.url(.httpbin, "/anything")

@@ -15,6 +15,8 @@ closes them.
 
 Routes (query parameters in brackets):
     /ok                        200, body "ok\\n"
+    /one-per-connection        200, body "fresh\\n" to a connection's first request; the
+                               connection closes unanswered on its second (an idle timeout)
     /reset                     reads the request, then resets the connection
                                (SO_LINGER 0 -> RST) without answering
     /empty-reply               reads the request, then closes cleanly (FIN)
@@ -135,14 +137,24 @@ def int_param(query, name, default):
         raise BadRequest(f"{name} must be an integer")
 
 
-async def handle_request(method, target, headers, reader, writer):
-    """Answers one request. Returns False when the connection must not be reused."""
+async def handle_request(method, target, headers, reader, writer, served):
+    """Answers one request. Returns False when the connection must not be reused.
+
+    `served` is how many requests this connection answered before this one."""
     parts = urlsplit(target)
     path = parts.path
     query = parse_qs(parts.query)
 
     if path == "/ok":
         writer.write(response(200, "OK", b"ok\n"))
+    elif path == "/one-per-connection":
+        # Answers the first request of a connection, keeping it alive, and closes on the
+        # second without a reply: what a server's idle-connection timeout looks like to a
+        # client that reuses the connection.
+        if served > 0:
+            writer.close()
+            return False
+        writer.write(response(200, "OK", b"fresh\n"))
     elif path == "/reset":
         reset(writer)
         return False
@@ -215,6 +227,7 @@ async def handle_request(method, target, headers, reader, writer):
 
 
 async def serve_connection(reader, writer):
+    served = 0
     try:
         while True:
             request = await read_request(reader)
@@ -222,8 +235,9 @@ async def serve_connection(reader, writer):
                 break
             method, target, headers = request
             await read_body(reader, writer, headers)
-            if not await handle_request(method, target, headers, reader, writer):
+            if not await handle_request(method, target, headers, reader, writer, served):
                 break
+            served += 1
             await writer.drain()
     except BadRequest as error:
         writer.write(response(400, "Bad Request", (str(error) + "\n").encode()))

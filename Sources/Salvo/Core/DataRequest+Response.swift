@@ -21,7 +21,7 @@ extension DataRequest {
             let result: Result<Data?, AFError> = error.map { .failure($0) } ?? .success(data)
             let response = AFDataResponse<Data?>(context: context, data: data, metrics: context?.metrics,
                                                  serializationDuration: 0, result: result)
-            eventMonitor?.request(self, didParseResponse: response)
+            monitor?.request(self, didParseResponse: response)
             completionHandler(response)
         }
         return self
@@ -87,7 +87,7 @@ extension DataRequest {
         let duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let response = AFDataResponse(context: context, data: data, metrics: context?.metrics,
                                       serializationDuration: duration, result: result)
-        eventMonitor?.request(self, didParseResponse: response)
+        monitor?.request(self, didParseResponse: response)
         return response
     }
 

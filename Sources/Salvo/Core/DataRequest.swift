@@ -61,8 +61,8 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
                 let afError = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
                 mutableState.withLock { $0.error = afError }
             }
-            if let eventMonitor, let response = context.httpResponse {
-                eventMonitor.request(self, didValidateRequest: context.attemptRequest, response: response, data: data, withResult: result)
+            if let monitor, let response = context.httpResponse {
+                monitor.request(self, didValidateRequest: context.attemptRequest, response: response, data: data, withResult: result)
             }
         }
         mutableState.withLock { $0.validators.append(validator) }

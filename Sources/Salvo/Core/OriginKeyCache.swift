@@ -19,8 +19,17 @@ final class OriginKeyCache: Sendable {
         }
         let (key, prefixLength) = RequestSpec.originKeyAndLength(of: urlString)
         let prefix = String(Substring(urlString.utf8.prefix(prefixLength)))
+        // Only a whole `scheme://authority` may be reused: the prefix of a malformed URL
+        // ("http:/x") would otherwise match every later URL of its scheme.
+        guard Self.isWholeOrigin(prefix) else { return key }
         last.withLock { $0 = Entry(prefix: prefix, key: key) }
         return key
+    }
+
+    /// Whether `prefix` is `scheme://` followed by a non-empty authority.
+    private static func isWholeOrigin(_ prefix: String) -> Bool {
+        guard let separator = prefix.range(of: "://") else { return false }
+        return separator.upperBound < prefix.endIndex && !prefix[..<separator.lowerBound].isEmpty
     }
 
     /// Whether `urlString` begins with `origin` and the authority ends there.

@@ -132,7 +132,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// The queue the `async` serializers run on.
     public let serializationQueue: DispatchQueue
     /// The session's event monitors, combined, or `nil`.
-    public let eventMonitor: CompositeEventMonitor?
+    public var eventMonitor: (any EventMonitor)? { monitor }
+    /// The same monitors as the session's concrete type, read on the request's hot path
+    /// without copying an existential.
+    let monitor: CompositeEventMonitor?
     /// The request's own interceptor, applied after the session's.
     public let interceptor: (any RequestInterceptor)?
     /// `interceptor != nil`, read on every attempt without copying the existential.
@@ -179,7 +182,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         self.plainSpec = plainSpec
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
-        self.eventMonitor = eventMonitor
+        monitor = eventMonitor
         self.interceptor = interceptor
         hasInterceptor = interceptor != nil
         self.delegate = delegate
@@ -246,7 +249,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         switch action {
         case .none: return self
         case .start:
-            eventMonitor?.requestDidResume(self)
+            monitor?.requestDidResume(self)
             if let session = delegate {
                 session.startAttempt(of: self)
             } else {
@@ -254,7 +257,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
             }
         case let .unpause(transfer):
-            eventMonitor?.requestDidResume(self)
+            monitor?.requestDidResume(self)
             if let transfer { delegate?.loop.send(.resume(transfer)) }
         }
         return self
@@ -271,7 +274,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             return .some(state.transfer)
         }
         guard let transfer else { return self }
-        eventMonitor?.requestDidSuspend(self)
+        monitor?.requestDidSuspend(self)
         if let transfer { delegate?.loop.send(.pause(transfer)) }
         return self
     }
@@ -288,7 +291,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             return (true, state.transfer, state.attemptInFlight)
         }
         guard cancelled else { return self }
-        eventMonitor?.requestDidCancel(self)
+        monitor?.requestDidCancel(self)
         if let transfer, inFlight {
             delegate?.loop.send(.cancel(transfer))
         } else {
@@ -380,7 +383,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         attemptHooks?.requestFinishing(self)
         if let finalProgress { reportFinalProgress(finalProgress.handlers, metrics: finalProgress.metrics, on: currentQueue) }
         // Monitors hear of the finish before serialization, as in Alamofire.
-        eventMonitor?.requestDidFinish(self)
+        monitor?.requestDidFinish(self)
         handlers.forEach { handler in
             if handler.queue === currentQueue {
                 handler.run()

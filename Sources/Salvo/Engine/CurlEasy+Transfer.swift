@@ -36,6 +36,12 @@ extension CurlEasy {
         errorBuffer[0] = 0
         headerBlock.pointee.count = 0
         headerBlock.pointee.context = context
+        if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
+            // One response with a huge header block does not pin that much per pooled handle.
+            free(headerBlock.pointee.bytes)
+            headerBlock.pointee.bytes = nil
+            headerBlock.pointee.capacity = 0
+        }
         let profile = Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge)
         if let profile, profile == plainProfile {
             // Everything else is already set: a reset and ~20 options cost ~6,000 instructions.
@@ -131,6 +137,9 @@ extension CurlEasy {
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
     }
+
+    /// The most header-block storage a pooled handle keeps between transfers.
+    static let headerBlockKeptCapacity = 64 * 1024
 
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {

@@ -253,8 +253,11 @@ final class EventLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, handle)
         transfer.easy = nil
         transfer.phase = .done
-        // After a failure the handle starts the next transfer from a reset.
-        if code != CURLE_OK { easy.plainProfile = nil }
+        // After a failure, or a transfer that opened a connection, the handle starts its next
+        // transfer from a reset: libcurl counts its silent re-sends on a fresh connection (a
+        // reused connection found dead) in a per-handle counter that only curl_easy_reset
+        // clears, and fails the transfer on the sixth.
+        if code != CURLE_OK || !outcome.metrics.connectionReused { easy.plainProfile = nil }
         let last = active.removeLast()
         if last !== transfer {
             active[transfer.activeSlot] = last
