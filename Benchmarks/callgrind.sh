@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Counts the instructions one dispatch client spends per request, with valgrind's callgrind:
+# the steady measure on a noisy machine, where wall-clock ratios move by ±0.15 between runs.
+#
+#   Benchmarks/callgrind.sh [CLIENT] [h1|h2c] [IN_FLIGHT]
+#
+# CLIENT is any of salvo-bench's dispatch clients (salvo, salvo-async, curl-poll, curl-epoll,
+# curl-headers; default salvo). Runs the client twice under callgrind, for 1,000 and for
+# 4,000 requests, against the test harness's nginx (Tests/Servers/testservers.py), and prints
+# (I(4000) - I(1000)) / 3000: the marginal instructions per request, start-up excluded. The
+# profiles stay in a temporary directory, printed at the end, for callgrind_annotate.
+#
+# Needs a release build (swift build -c release), the test venv (Scripts/setup.sh) and
+# valgrind (apt-get install valgrind).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLIENT="${1:-salvo}"
+PROTOCOL="${2:-h1}"
+INFLIGHT="${3:-16}"
+BENCH="$ROOT/.build/release/salvo-bench"
+PYTHON="$ROOT/.build/testenv/bin/python"
+
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
+[ -x "$BENCH" ] || { echo "callgrind.sh: build first: swift build -c release" >&2; exit 1; }
+[ -x "$PYTHON" ] || { echo "callgrind.sh: run Scripts/setup.sh first (test servers' venv)" >&2; exit 1; }
+
+OUT="$(mktemp -d "${TMPDIR:-/tmp}/salvo-callgrind.XXXXXX")"
+# The servers run while their standard input stays open (--watch-stdin), and stop when it
+# closes, also if this script is killed.
+exec 3> >(exec "$PYTHON" "$ROOT/Tests/Servers/testservers.py" --watch-stdin > "$OUT/servers.json" 2> "$OUT/servers.err")
+for _ in $(seq 100); do
+    [ -s "$OUT/servers.json" ] && break
+    sleep 0.1
+done
+[ -s "$OUT/servers.json" ] || { echo "callgrind.sh: the test servers did not start: $(cat "$OUT/servers.err")" >&2; exit 1; }
+SERVER="nginx"
+[ "$PROTOCOL" = "h2c" ] && SERVER="nginxH2C"
+URL="$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['servers'][sys.argv[2]]['url'])" "$OUT/servers.json" "$SERVER")"
+
+total() {
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/$CLIENT-$1.out" "$BENCH" --child "$CLIENT" \
+        --url "$URL/small" --protocol "$PROTOCOL" --count "$1" --inflight "$INFLIGHT" --warmup 200 \
+        > /dev/null 2> "$OUT/$CLIENT-$1.err"
+    grep -E '^(summary|totals):' "$OUT/$CLIENT-$1.out" | head -1 | awk '{ print $2 }'
+}
+
+small="$(total 1000)"
+large="$(total 4000)"
+exec 3>&-
+echo "$CLIENT, $PROTOCOL, $INFLIGHT in flight: $(( (large - small) / 3000 )) instructions per request (profiles in $OUT)"
