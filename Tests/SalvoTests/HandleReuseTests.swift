@@ -55,6 +55,26 @@ final class HandleReuseTests: XCTestCase {
         XCTAssertEqual(afterHeader?["User-Agent"] as? String, HTTPHeaders.default["User-Agent"])
     }
 
+    func testDownloadsAndDataRequestsTakeTurnsOnOneHandle() throws {
+        let session = oneConnectionSession()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-reuse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let file = try TestServers.shared.url(.nginx, "/1m.bin")
+        let expected = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("1m.bin"))
+        let small = try TestServers.shared.url(.nginx, "/small")
+        // Downloads back to back reuse the handle as it is; a data request between them resets it.
+        for (index, thenData) in [false, true, false, true].enumerated() {
+            let target = scratch.appendingPathComponent("copy-\(index)")
+            let download = awaitDownload(session.download(file, to: { _, _ in (target, []) }))
+            XCTAssertNil(download.error, "download \(index)")
+            XCTAssertEqual(try Data(contentsOf: target), expected, "download \(index)")
+            if thenData {
+                XCTAssertEqual(awaitData(session.request(small)).data?.count, 100, "data request after download \(index)")
+            }
+        }
+    }
+
     func testManySilentReconnectsOnOneHandleDoNotFailARequest() throws {
         // Each connection answers one request and is found dead by the next, which libcurl
         // then sends again on a new connection. libcurl counts those re-sends per handle and

@@ -143,10 +143,14 @@ extension CurlEasy {
 
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {
-        guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil, transfer.sink == nil,
+        guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
               transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil else { return nil }
+        // A stream's sink pauses the transfer when its consumer lags: those always reset.
+        let toFile = transfer.fileSink != nil
+        guard transfer.sink == nil || toFile else { return nil }
         let idle = transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite ? max(1, Int(transfer.idleTimeout.rounded(.up))) : 0
-        return PlainProfile(headers: transfer.headers.list, idleTimeoutSeconds: idle, priorKnowledge: priorKnowledge)
+        return PlainProfile(headers: transfer.headers.list, idleTimeoutSeconds: idle, priorKnowledge: priorKnowledge,
+                            toFile: toFile)
     }
 
     private func setBody(_ body: Data) {

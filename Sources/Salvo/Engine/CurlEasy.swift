@@ -17,14 +17,17 @@ final class CurlEasy {
     /// Loop thread only, so no runtime exclusivity check.
     @exclusivity(unchecked) var plainProfile: PlainProfile?
 
-    /// The options a plain transfer (a GET with no body, sink, progress, credential or
-    /// verbose logging) sets beyond its pointers and URL. The session's engine options are
-    /// the same for every handle of a loop, so they need no place here.
+    /// The options a plain transfer (a GET with no body, progress, credential or verbose
+    /// logging, whose body goes to memory or to a download's file) sets beyond its pointers
+    /// and URL. The session's engine options are the same for every handle of a loop, so
+    /// they need no place here.
     struct PlainProfile: Equatable {
         /// `CURLOPT_HTTPHEADER`: the list libcurl reads when it sends, compared by address.
         let headers: UnsafeMutablePointer<curl_slist>?
         let idleTimeoutSeconds: Int
         let priorKnowledge: Bool
+        /// A download to a file, which sets a larger receive buffer.
+        let toFile: Bool
     }
 
     /// The current response's header lines, collected in C (`CURLOPT_HEADERDATA`); its
