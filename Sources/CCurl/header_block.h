@@ -1,7 +1,8 @@
 #ifndef SALVO_CCURL_HEADER_BLOCK_H
 #define SALVO_CCURL_HEADER_BLOCK_H
 
-// The one piece of logic kept in C: collecting a response's header lines.
+// The one piece of logic kept in C: collecting a response's header lines, and
+// counting how often a transfer's request was sent.
 //
 // libcurl calls its header function once per line, about ten times per
 // response. Through a Swift closure each call cost ~300 instructions (context
@@ -9,6 +10,7 @@
 // Swift is called only twice per response: for the status line and for the
 // blank line that ends the block.
 
+#include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,18 @@ typedef struct salvo_header_block {
     size_t capacity;
     void *context;
     salvo_header_event event;
+    /// How many times the current transfer's request went out (CURLOPT_PREREQFUNCTION):
+    /// more than once means libcurl re-sent it after a reused connection died, which
+    /// advances a per-handle retry counter only curl_easy_reset clears.
+    long requests_sent;
 } salvo_header_block;
+
+/// CURLOPT_PREREQFUNCTION, with CURLOPT_PREREQDATA pointing at a salvo_header_block.
+static inline int salvo_count_request(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip; (void)local_ip; (void)primary_port; (void)local_port;
+    ((salvo_header_block *)user)->requests_sent++;
+    return CURL_PREREQFUNC_OK;
+}
 
 /// CURLOPT_HEADERFUNCTION, with CURLOPT_HEADERDATA pointing at a salvo_header_block.
 static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nitems, void *user) {

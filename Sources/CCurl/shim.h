@@ -27,6 +27,8 @@ static inline CURLcode salvo_easy_setopt_data_callback(CURL *h, CURLoption o, sa
 static inline CURLcode salvo_easy_setopt_xferinfo_callback(CURL *h, salvo_xferinfo_callback f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
 static inline CURLcode salvo_easy_setopt_debug_callback(CURL *h, salvo_debug_callback f) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, f); }
 static inline CURLcode salvo_easy_setopt_seek_callback(CURL *h, salvo_seek_callback f) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, f); }
+typedef int (*salvo_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port, int local_port);
+static inline CURLcode salvo_easy_setopt_prereq_callback(CURL *h, salvo_prereq_callback f) { return curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, f); }
 
 // MARK: easy getinfo
 

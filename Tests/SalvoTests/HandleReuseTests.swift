@@ -63,8 +63,11 @@ final class HandleReuseTests: XCTestCase {
         let file = try TestServers.shared.url(.nginx, "/1m.bin")
         let expected = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("1m.bin"))
         let small = try TestServers.shared.url(.nginx, "/small")
-        // Downloads back to back reuse the handle as it is; a data request between them resets it.
-        for (index, thenData) in [false, true, false, true].enumerated() {
+        // The data request opens the connection; the first download resets the handle (another
+        // profile), the next ones reuse it as it is; the data requests after them reset it again.
+        XCTAssertEqual(awaitData(session.request(small)).data?.count, 100)
+        let before = session.loop.fullConfigurations.load(ordering: .relaxed)
+        for (index, thenData) in [false, false, false, true, false, false, true].enumerated() {
             let target = scratch.appendingPathComponent("copy-\(index)")
             let download = awaitDownload(session.download(file, to: { _, _ in (target, []) }))
             XCTAssertNil(download.error, "download \(index)")
@@ -73,6 +76,9 @@ final class HandleReuseTests: XCTestCase {
                 XCTAssertEqual(awaitData(session.request(small)).data?.count, 100, "data request after download \(index)")
             }
         }
+        // 9 transfers; resets: the first download, the data requests (2) and the downloads right
+        // after them (1): 4. The other 5 downloads took the fast path.
+        XCTAssertEqual(session.loop.fullConfigurations.load(ordering: .relaxed) - before, 4)
     }
 
     func testManySilentReconnectsOnOneHandleDoNotFailARequest() throws {
@@ -85,6 +91,26 @@ final class HandleReuseTests: XCTestCase {
             let response = awaitData(session.request(url))
             XCTAssertNil(response.error, "request \(attempt): \(String(describing: response.error))")
             XCTAssertEqual(response.data.map { String(decoding: $0, as: UTF8.self) }, "fresh\n", "request \(attempt)")
+        }
+    }
+
+    func testResendsOnAnotherPooledConnectionDoNotAddUp() throws {
+        // Each round leaves two idle connections, then a request whose first connection is
+        // dropped: libcurl re-sends it on the other one, opening nothing. Those re-sends add
+        // up per handle unless it is reset, and the sixth failed the request.
+        let session = testSession { $0.httpMaximumConnectionsPerHost = 2 }
+        // The first of the pair takes the idle connection and finishes last, so its handle is
+        // back on top of the pool for the next request; the second opens the other connection.
+        let long = try TestServers.shared.url(.fault, "/slow-body?chunks=3&interval=40&size=10")
+        let short = try TestServers.shared.url(.fault, "/slow-body?chunks=1&interval=0&size=10")
+        let flaky = try TestServers.shared.url(.fault, "/drop-every-other-reused?key=\(UUID().uuidString)")
+        for round in 1...12 {
+            let both = expectation(description: "two at once")
+            both.expectedFulfillmentCount = 2
+            for url in [long, short] { session.request(url).response(queue: .global()) { _ in both.fulfill() } }
+            wait(for: [both], timeout: 30)
+            let response = awaitData(session.request(flaky))
+            XCTAssertNil(response.error, "round \(round): \(String(describing: response.error))")
         }
     }
 

@@ -17,6 +17,8 @@ Routes (query parameters in brackets):
     /ok                        200, body "ok\\n"
     /one-per-connection        200, body "fresh\\n" to a connection's first request; the
                                connection closes unanswered on its second (an idle timeout)
+    /drop-every-other-reused   [key] 200 "ok\\n", except that every other request under `key`
+                               arriving on a used connection is dropped unanswered
     /reset                     reads the request, then resets the connection
                                (SO_LINGER 0 -> RST) without answering
     /empty-reply               reads the request, then closes cleanly (FIN)
@@ -52,6 +54,8 @@ from urllib.parse import parse_qs, urlsplit
 
 # Requests seen per /fail-twice key. One event loop thread: no lock needed.
 ATTEMPTS = {}
+# Per key, requests /drop-every-other-reused saw on used connections.
+REUSED = {}
 
 MAX_HEADER_BYTES = 64 * 1024
 
@@ -155,6 +159,18 @@ async def handle_request(method, target, headers, reader, writer, served):
             writer.close()
             return False
         writer.write(response(200, "OK", b"fresh\n"))
+    elif path == "/drop-every-other-reused":
+        # Of the requests under one key that arrive on an already used connection, every
+        # other one finds the connection closed (no reply): a client re-sends it, and may do
+        # so on another idle connection it holds.
+        key = query.get("key", [""])[0]
+        if served > 0:
+            count = REUSED.get(key, 0) + 1
+            REUSED[key] = count
+            if count % 2 == 1:
+                writer.close()
+                return False
+        writer.write(response(200, "OK", b"ok\n"))
     elif path == "/reset":
         reset(writer)
         return False

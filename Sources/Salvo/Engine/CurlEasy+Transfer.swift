@@ -31,10 +31,13 @@ extension CurlEasy {
     static let logQueue = DispatchQueue(label: "org.salvo.curl-verbose")
 
     /// Applies everything a transfer needs after a reset.
+    /// - Returns: Whether the handle was reset and configured in full (`false`: the fast path).
+    @discardableResult
     func configure(for transfer: Transfer, options: EngineOptions, context: UnsafeMutableRawPointer, priorKnowledge: Bool,
-                   share: UnsafeMutableRawPointer?) {
+                   share: UnsafeMutableRawPointer?) -> Bool {
         errorBuffer[0] = 0
         headerBlock.pointee.count = 0
+        headerBlock.pointee.requests_sent = 0
         headerBlock.pointee.context = context
         if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
             // One response with a huge header block does not pin that much per pooled handle.
@@ -48,10 +51,9 @@ extension CurlEasy {
             set(CURLOPT_PRIVATE, pointer: context)
             set(CURLOPT_URL, string: transfer.url)
             set(CURLOPT_WRITEDATA, pointer: context)
-            return
+            return false
         }
         reset()
-        plainProfile = profile
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_PRIVATE, pointer: context)
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
@@ -61,6 +63,12 @@ extension CurlEasy {
         headerBlock.pointee.event = headerEvent
         _ = salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, salvo_header_collect)
         set(CURLOPT_HEADERDATA, pointer: UnsafeMutableRawPointer(headerBlock))
+        // Counting the sends is what makes skipping the reset safe (see `requestWasResent`);
+        // a libcurl without CURLOPT_PREREQFUNCTION (< 7.80) resets before every transfer.
+        if salvo_easy_setopt_prereq_callback(handle, salvo_count_request) == CURLE_OK {
+            set(CURLOPT_PREREQDATA, pointer: UnsafeMutableRawPointer(headerBlock))
+            plainProfile = profile
+        }
         _ = salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list)
 
         switch transfer.method {
@@ -136,6 +144,7 @@ extension CurlEasy {
             _ = salvo_easy_setopt_debug_callback(handle, debugCallback)
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
+        return true
     }
 
     /// The most header-block storage a pooled handle keeps between transfers.

@@ -40,7 +40,7 @@ final class CurlEasy {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         headerBlock = .allocate(capacity: 1)
-        headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil))
+        headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil, requests_sent: 0))
     }
 
     deinit {
@@ -49,6 +49,10 @@ final class CurlEasy {
         free(headerBlock.pointee.bytes)
         headerBlock.deallocate()
     }
+
+    /// Whether libcurl sent the current transfer's request more than once (it re-sends after
+    /// finding a reused connection dead), which leaves state only a reset clears.
+    var requestWasResent: Bool { headerBlock.pointee.requests_sent > 1 }
 
     /// A copy of the header lines received so far for the current response.
     func headerBytes() -> [UInt8] {

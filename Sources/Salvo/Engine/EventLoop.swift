@@ -41,6 +41,9 @@ final class EventLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private var thread: pthread_t?
     let options: EngineOptions
+    /// Transfers that began with a reset and a full configuration of their handle (the rest
+    /// took the plain-GET fast path); read by tests.
+    let fullConfigurations = Atomic<Int>(0)
 
     // Loop-thread state: one thread, no overlapping accesses, so no runtime exclusivity
     // checks (`@exclusivity(unchecked)`), which cost ~80 instructions per access.
@@ -229,7 +232,9 @@ final class EventLoop: @unchecked Sendable {
         transfer.easy = easy
         transfer.phase = .active
         let context = Unmanaged.passRetained(transfer).toOpaque()
-        easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share)
+        if easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share) {
+            fullConfigurations.add(1, ordering: .relaxed)
+        }
         transfer.activeSlot = active.count
         active.append(transfer)
         let status = curl_multi_add_handle(multi, easy.handle)
@@ -253,11 +258,11 @@ final class EventLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, handle)
         transfer.easy = nil
         transfer.phase = .done
-        // After a failure, or a transfer that opened a connection, the handle starts its next
-        // transfer from a reset: libcurl counts its silent re-sends on a fresh connection (a
-        // reused connection found dead) in a per-handle counter that only curl_easy_reset
-        // clears, and fails the transfer on the sixth.
-        if code != CURLE_OK || !outcome.metrics.connectionReused { easy.plainProfile = nil }
+        // After a failure, a transfer that opened a connection or one whose request libcurl
+        // sent again (a reused connection found dead), the handle starts its next transfer
+        // from a reset: libcurl counts those re-sends in a per-handle counter that only
+        // curl_easy_reset clears, and fails the transfer on the sixth.
+        if code != CURLE_OK || !outcome.metrics.connectionReused || easy.requestWasResent { easy.plainProfile = nil }
         let last = active.removeLast()
         if last !== transfer {
             active[transfer.activeSlot] = last

@@ -59,6 +59,9 @@ final class ResponseFileSink: ResponseSink {
     /// which makes libcurl stop the transfer with a write error.
     override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         if discarding { return count }
+        // A failed write, or a failed truncation before a full answer to a resumed download,
+        // ends the transfer: appending would leave a wrong file under a successful response.
+        if writeError != 0 { return 0 }
         var done = 0
         while done < count {
             let result = Glibc.write(descriptor, bytes + done, count - done)
