@@ -79,6 +79,44 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertEqual(request.state, .finished)
     }
 
+    func testDownloadsReportValidationDestinationAndResponse() throws {
+        let log = EventLog()
+        let monitor = recordingMonitor(log)
+        let validatedFile = Mutex<(URL?, Bool)>((nil, false))
+        let destination = Mutex<URL?>(nil)
+        let parsed = expectation(description: "download response reported")
+        monitor.requestDidValidateRequestResponseFileURLWithResult = { _, _, response, fileURL, result in
+            // The bytes are in the partial file while validators run.
+            validatedFile.withLock { $0 = (fileURL, fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false) }
+            log.record("validate \(response.statusCode) \((try? result.get()) != nil)")
+        }
+        monitor.requestDidCreateDestinationURL = { _, url in
+            destination.withLock { $0 = url }
+            log.record("destination")
+        }
+        monitor.requestDidParseDownloadResponse = { _, response in
+            log.record("parse \(response.error == nil)")
+            parsed.fulfill()
+        }
+        let session = monitorSession(monitors: [monitor])
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-monitor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: target) }
+        let done = expectation(description: "response")
+        session.download(try TestServers.shared.url(.nginx, "/small"), to: { _, _ in (target, []) })
+            .validate()
+            .response(queue: .global()) { _ in done.fulfill() }
+        withExtendedLifetime(session) { wait(for: [done, parsed], timeout: 10) }
+        let events = log.events
+        XCTAssertEqual(events.filter { $0.hasPrefix("validate") }, ["validate 200 true"])
+        XCTAssertLessThan(try XCTUnwrap(events.firstIndex(of: "validate 200 true")), try XCTUnwrap(events.firstIndex(of: "destination")))
+        XCTAssertEqual(events.filter { $0.hasPrefix("parse") }, ["parse true"])
+        XCTAssertEqual(destination.withLock { $0 }, target)
+        let (validated, existed) = validatedFile.withLock { $0 }
+        XCTAssertNotNil(validated)
+        XCTAssertTrue(existed, "the file named at validation held the bytes then")
+        XCTAssertEqual(log.eventsOnMain, [])
+    }
+
     func testPlainURLRequestStillReportsResumeAttemptAndFinish() throws {
         let log = EventLog()
         let finished = expectation(description: "requestDidFinish")

@@ -123,6 +123,9 @@ final class DownloadAttempts: AttemptHooks {
             $0.partialPath = nil
             $0.fileURL = destinationURL
         }
+        if let download = request as? DownloadRequest {
+            request.monitor?.request(download, didCreateDestinationURL: destinationURL)
+        }
         return nil
     }
 

@@ -19,8 +19,10 @@ extension DownloadRequest {
             let (context, error) = mutableState.withLock { ($0.contexts.last, $0.error) }
             let fileURL = attempts.fileURL
             let result: Result<URL?, AFError> = error.map { .failure($0) } ?? .success(fileURL)
-            completionHandler(AFDownloadResponse(context: context, fileURL: fileURL, resumeData: attempts.resumeData,
-                                                 metrics: context?.metrics, serializationDuration: 0, result: result))
+            let response = AFDownloadResponse(context: context, fileURL: fileURL, resumeData: attempts.resumeData,
+                                              metrics: context?.metrics, serializationDuration: 0, result: result)
+            monitor?.request(self, didParseResponse: response)
+            completionHandler(response)
         }
         return self
     }
@@ -102,8 +104,10 @@ extension DownloadRequest {
             result = .failure(error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error))))
         }
         let duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return AFDownloadResponse(context: context, fileURL: fileURL, resumeData: attempts.resumeData, metrics: context?.metrics,
-                                  serializationDuration: duration, result: result)
+        let response = AFDownloadResponse(context: context, fileURL: fileURL, resumeData: attempts.resumeData, metrics: context?.metrics,
+                                          serializationDuration: duration, result: result)
+        monitor?.request(self, didParseResponse: response)
+        return response
     }
 
     /// Adds a handler for one of Salvo's serializers.

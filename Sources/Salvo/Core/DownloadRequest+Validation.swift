@@ -70,6 +70,10 @@ extension DownloadRequest {
                 let afError = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
                 mutableState.withLock { $0.error = afError }
             }
+            if let monitor, let response = context.httpResponse {
+                monitor.request(self, didValidateRequest: context.attemptRequest, response: response,
+                                fileURL: attempts.partialFileURL ?? attempts.fileURL, withResult: result)
+            }
         }
         mutableState.withLock { $0.validators.append(validator) }
         return self

@@ -49,6 +49,10 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         var requestDidValidateRequestResponseDataWithResult:
             (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
         var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
+        var requestDidValidateRequestResponseFileURLWithResult:
+            (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
+        var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
+        var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
     }
 
     private let closures = Mutex(Closures())
@@ -161,6 +165,25 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         set { closures.withLock { $0.requestDidParseResponse = newValue } }
     }
 
+    /// Called on `request(_:didValidateRequest:response:fileURL:withResult:)`.
+    open var requestDidValidateRequestResponseFileURLWithResult:
+        (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)? {
+        get { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult } }
+        set { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult = newValue } }
+    }
+
+    /// Called on `request(_:didCreateDestinationURL:)`.
+    open var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateDestinationURL } }
+        set { closures.withLock { $0.requestDidCreateDestinationURL = newValue } }
+    }
+
+    /// Called on `request(_:didParseResponse:)` for the unserialized `DownloadResponse<URL?, AFError>`.
+    open var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)? {
+        get { closures.withLock { $0.requestDidParseDownloadResponse } }
+        set { closures.withLock { $0.requestDidParseDownloadResponse = newValue } }
+    }
+
     // MARK: Events
 
     /// Calls `requestDidCreateInitialURLRequest`.
@@ -237,5 +260,21 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     /// Calls `requestDidParseResponse`.
     open func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {
         requestDidParseResponse?(request, response)
+    }
+
+    /// Calls `requestDidValidateRequestResponseFileURLWithResult`.
+    open func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                      fileURL: URL?, withResult result: Request.ValidationResult) {
+        requestDidValidateRequestResponseFileURLWithResult?(request, urlRequest, response, fileURL, result)
+    }
+
+    /// Calls `requestDidCreateDestinationURL`.
+    open func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {
+        requestDidCreateDestinationURL?(request, url)
+    }
+
+    /// Calls `requestDidParseDownloadResponse`.
+    open func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {
+        requestDidParseDownloadResponse?(request, response)
     }
 }

@@ -62,4 +62,15 @@ public final class CompositeEventMonitor: EventMonitor {
         nonisolated(unsafe) let response = response
         each { $0.request(request, didParseResponse: response) }
     }
+    public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse, fileURL: URL?,
+                        withResult result: Request.ValidationResult) {
+        each { $0.request(request, didValidateRequest: urlRequest, response: response, fileURL: fileURL, withResult: result) }
+    }
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) { each { $0.request(request, didCreateDestinationURL: url) } }
+    public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) { each { $0.request(request, didParseResponse: response) } }
+    public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {
+        // As for data requests: immutable once made, only read by the monitors.
+        nonisolated(unsafe) let response = response
+        each { $0.request(request, didParseResponse: response) }
+    }
 }

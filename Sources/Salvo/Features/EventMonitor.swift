@@ -45,6 +45,16 @@ public protocol EventMonitor: Sendable {
     func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>)
     /// A `DataRequest`'s response was serialized.
     func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>)
+    /// A `DownloadRequest` was validated. `fileURL` is where the bytes are while validators
+    /// run: Salvo moves the file to its destination only after they pass.
+    func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse, fileURL: URL?,
+                 withResult result: Request.ValidationResult)
+    /// A `DownloadRequest`'s file was moved to its destination.
+    func request(_ request: DownloadRequest, didCreateDestinationURL url: URL)
+    /// A `DownloadRequest` was given a response.
+    func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>)
+    /// A `DownloadRequest`'s response was serialized.
+    func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>)
 }
 
 extension EventMonitor {
@@ -82,4 +92,13 @@ extension EventMonitor {
     public func request(_ request: DataRequest, didParseResponse response: DataResponse<Data?, AFError>) {}
     /// Does nothing.
     public func request<Value>(_ request: DataRequest, didParseResponse response: DataResponse<Value, AFError>) {}
+    /// Does nothing.
+    public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse, fileURL: URL?,
+                        withResult result: Request.ValidationResult) {}
+    /// Does nothing.
+    public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) {}
+    /// Does nothing.
+    public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {}
+    /// Does nothing.
+    public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {}
 }
