@@ -82,12 +82,13 @@ final class EventMonitorTests: XCTestCase {
     func testDownloadsReportValidationDestinationAndResponse() throws {
         let log = EventLog()
         let monitor = recordingMonitor(log)
-        let validatedFile = Mutex<(URL?, Bool)>((nil, false))
+        let validatedFile = Mutex<URL?>(nil)
         let destination = Mutex<URL?>(nil)
         let parsed = expectation(description: "download response reported")
         monitor.requestDidValidateRequestResponseFileURLWithResult = { _, _, response, fileURL, result in
-            // The bytes are in the partial file while validators run.
-            validatedFile.withLock { $0 = (fileURL, fileURL.map { FileManager.default.fileExists(atPath: $0.path) } ?? false) }
+            // The bytes are in the partial file while validators run (the event is delivered
+            // later, on the monitor's queue, when the file may have moved already).
+            validatedFile.withLock { $0 = fileURL }
             log.record("validate \(response.statusCode) \((try? result.get()) != nil)")
         }
         monitor.requestDidCreateDestinationURL = { _, url in
@@ -111,10 +112,49 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(events.firstIndex(of: "validate 200 true")), try XCTUnwrap(events.firstIndex(of: "destination")))
         XCTAssertEqual(events.filter { $0.hasPrefix("parse") }, ["parse true"])
         XCTAssertEqual(destination.withLock { $0 }, target)
-        let (validated, existed) = validatedFile.withLock { $0 }
-        XCTAssertNotNil(validated)
-        XCTAssertTrue(existed, "the file named at validation held the bytes then")
+        let validated = try XCTUnwrap(validatedFile.withLock { $0 })
+        XCTAssertNotEqual(validated, target, "validation runs before the file is moved")
+        XCTAssertEqual(validated.deletingLastPathComponent().lastPathComponent, "org.salvo.downloads")
         XCTAssertEqual(log.eventsOnMain, [])
+    }
+
+    func testUploadsReportTheirUploadableAndStreamsTheirValidation() throws {
+        let log = EventLog()
+        let monitor = recordingMonitor(log)
+        monitor.requestDidCreateUploadable = { _, uploadable in
+            switch uploadable {
+            case .data: log.record("uploadable data")
+            case .file: log.record("uploadable file")
+            case .stream: log.record("uploadable stream")
+            }
+        }
+        // A multipart form that cannot be encoded fails with its own AFError
+        // (`multipartEncodingFailed`), as in Alamofire.
+        monitor.requestDidFailToCreateUploadableWithError = { _, error in
+            log.record(error.isMultipartEncodingError ? "uploadable failed" : "uploadable failed: \(error)")
+        }
+        monitor.requestDidProvideInputStream = { _, _ in log.record("input stream") }
+        monitor.requestDidValidateRequestResponseWithResult = { _, _, response, result in
+            log.record("stream validated \(response.statusCode) \((try? result.get()) != nil)")
+        }
+        let session = monitorSession(monitors: [monitor])
+        let post = try TestServers.shared.url(.httpbin, "/post")
+        let done = expectation(description: "requests")
+        done.expectedFulfillmentCount = 4
+        session.upload(Data("hello".utf8), to: post).response(queue: .global()) { _ in done.fulfill() }
+        session.upload(InputStream(data: Data("hello".utf8)), to: post).response(queue: .global()) { _ in done.fulfill() }
+        session.upload(multipartFormData: { $0.append(URL(fileURLWithPath: "/nonexistent/salvo"), withName: "file") }, to: post)
+            .response(queue: .global()) { _ in done.fulfill() }
+        session.streamRequest(try TestServers.shared.url(.nginx, "/small")).validate().responseStream(on: .global()) { stream in
+            if stream.completion != nil { done.fulfill() }
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+        // Monitor events may arrive after the handlers: wait for the monitor's queue.
+        monitor.queue.sync {}
+        let events = Set(log.events)
+        XCTAssertTrue(events.isSuperset(of: ["uploadable data", "uploadable stream", "input stream", "uploadable failed",
+                                             "stream validated 200 true"]), "\(log.events)")
+        XCTAssertEqual(log.events.filter { $0.hasPrefix("uploadable") }.count, 3)
     }
 
     func testPlainURLRequestStillReportsResumeAttemptAndFinish() throws {

@@ -105,7 +105,13 @@ final class StreamAttempts: AttemptHooks {
         guard let request else { return false }
         let context = request.mutableState.withLock { $0.contexts.last }
         for validator in validators {
-            guard case let .failure(failure) = validator(head, context) else { continue }
+            let result = validator(head, context)
+            // The context gets its head only when the transfer ends; a stream is validated as
+            // soon as its headers arrive, so the response is built from the head at hand.
+            if let monitor = request.monitor, let response = head.makeHTTPURLResponse() {
+                monitor.request(request, didValidateRequest: context?.attemptRequest, response: response, withResult: result)
+            }
+            guard case let .failure(failure) = result else { continue }
             let error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             request.mutableState.withLock { if $0.error == nil { $0.error = error } }
             // The request completes with the validation error once the transfer stops.

@@ -37,6 +37,7 @@ open class UploadRequest: DataRequest, @unchecked Sendable { // state: Request.m
         super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: uploads)
+        uploads.attach(to: self)
     }
 }
 
@@ -46,6 +47,8 @@ final class UploadAttempts: AttemptHooks {
     private struct State {
         var uploadable: UploadRequest.Uploadable?
         var streamTaken = false
+        /// The request, for its event monitors; weak, since the request owns this object.
+        weak var request: UploadRequest?
     }
 
     private let makeUploadable: @Sendable () throws -> UploadRequest.Uploadable
@@ -58,24 +61,39 @@ final class UploadAttempts: AttemptHooks {
     var sendsBodySource: Bool { true }
     var uploadable: UploadRequest.Uploadable? { state.withLock { $0.uploadable } }
 
+    func attach(to request: UploadRequest) {
+        state.withLock { $0.request = request }
+    }
+
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
         // A redirect that turned the request into a GET sends no body.
         guard spec.method != .get && spec.method != .head else { return }
-        let (uploadable, streamAvailable) = try state.withLock { state -> (UploadRequest.Uploadable, Bool) in
-            let uploadable: UploadRequest.Uploadable
+        typealias Prepared = (made: Result<UploadRequest.Uploadable, AFError>, isNew: Bool, streamAvailable: Bool, request: UploadRequest?)
+        let prepared = state.withLock { state -> Prepared in
             if let made = state.uploadable {
-                uploadable = made
-            } else {
-                do {
-                    uploadable = try makeUploadable()
-                } catch {
-                    throw error.asAFError(or: .createUploadableFailed(error: error))
-                }
-                state.uploadable = uploadable
+                guard case .stream = made else { return (.success(made), false, true, state.request) }
+                defer { state.streamTaken = true }
+                return (.success(made), false, !state.streamTaken, state.request)
             }
-            guard case .stream = uploadable else { return (uploadable, true) }
-            defer { state.streamTaken = true }
-            return (uploadable, !state.streamTaken)
+            let made: UploadRequest.Uploadable
+            do {
+                made = try makeUploadable()
+            } catch {
+                return (.failure(error.asAFError(or: .createUploadableFailed(error: error))), true, false, state.request)
+            }
+            state.uploadable = made
+            if case .stream = made { state.streamTaken = true }
+            return (.success(made), true, true, state.request)
+        }
+        let monitor = prepared.request?.monitor
+        let uploadable: UploadRequest.Uploadable
+        switch prepared.made {
+        case let .success(made):
+            uploadable = made
+            if prepared.isNew, let monitor, let request = prepared.request { monitor.request(request, didCreateUploadable: made) }
+        case let .failure(error):
+            if let monitor, let request = prepared.request { monitor.request(request, didFailToCreateUploadableWithError: error) }
+            throw error
         }
         switch uploadable {
         case let .data(data):
@@ -88,8 +106,9 @@ final class UploadAttempts: AttemptHooks {
             }
         case let .stream(stream):
             // A stream is read once; an attempt that must send the body again cannot.
-            guard streamAvailable else { throw AFError.sessionTaskFailed(error: URLError(.requestBodyStreamExhausted)) }
+            guard prepared.streamAvailable else { throw AFError.sessionTaskFailed(error: URLError(.requestBodyStreamExhausted)) }
             transfer.bodySource = BodySource(stream: stream)
+            if let monitor, let request = prepared.request { monitor.request(request, didProvideInputStream: stream) }
         }
     }
 

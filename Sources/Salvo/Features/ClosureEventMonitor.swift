@@ -53,6 +53,11 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
             (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
         var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
         var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
+        var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)?
+        var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)?
+        var requestDidProvideInputStream: (@Sendable (UploadRequest, InputStream) -> Void)?
+        var requestDidValidateRequestResponseWithResult:
+            (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)?
     }
 
     private let closures = Mutex(Closures())
@@ -184,6 +189,31 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
         set { closures.withLock { $0.requestDidParseDownloadResponse = newValue } }
     }
 
+    /// Called on `request(_:didCreateUploadable:)`.
+    open var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateUploadable } }
+        set { closures.withLock { $0.requestDidCreateUploadable = newValue } }
+    }
+
+    /// Called on `request(_:didFailToCreateUploadableWithError:)`.
+    open var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailToCreateUploadableWithError } }
+        set { closures.withLock { $0.requestDidFailToCreateUploadableWithError = newValue } }
+    }
+
+    /// Called on `request(_:didProvideInputStream:)`.
+    open var requestDidProvideInputStream: (@Sendable (UploadRequest, InputStream) -> Void)? {
+        get { closures.withLock { $0.requestDidProvideInputStream } }
+        set { closures.withLock { $0.requestDidProvideInputStream = newValue } }
+    }
+
+    /// Called on `request(_:didValidateRequest:response:withResult:)` for a `DataStreamRequest`.
+    open var requestDidValidateRequestResponseWithResult:
+        (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)? {
+        get { closures.withLock { $0.requestDidValidateRequestResponseWithResult } }
+        set { closures.withLock { $0.requestDidValidateRequestResponseWithResult = newValue } }
+    }
+
     // MARK: Events
 
     /// Calls `requestDidCreateInitialURLRequest`.
@@ -276,5 +306,26 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
     /// Calls `requestDidParseDownloadResponse`.
     open func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {
         requestDidParseDownloadResponse?(request, response)
+    }
+
+    /// Calls `requestDidCreateUploadable`.
+    open func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {
+        requestDidCreateUploadable?(request, uploadable)
+    }
+
+    /// Calls `requestDidFailToCreateUploadableWithError`.
+    open func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
+        requestDidFailToCreateUploadableWithError?(request, error)
+    }
+
+    /// Calls `requestDidProvideInputStream`.
+    open func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {
+        requestDidProvideInputStream?(request, stream)
+    }
+
+    /// Calls `requestDidValidateRequestResponseWithResult`.
+    open func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                      withResult result: Request.ValidationResult) {
+        requestDidValidateRequestResponseWithResult?(request, urlRequest, response, result)
     }
 }

@@ -73,4 +73,20 @@ public final class CompositeEventMonitor: EventMonitor {
         nonisolated(unsafe) let response = response
         each { $0.request(request, didParseResponse: response) }
     }
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {
+        each { $0.request(request, didCreateUploadable: uploadable) }
+    }
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
+        each { $0.request(request, didFailToCreateUploadableWithError: error) }
+    }
+    public func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {
+        // The stream belongs to the transfer that reads it; monitors are told of it, as in
+        // Alamofire, and must not read it.
+        nonisolated(unsafe) let stream = stream
+        each { $0.request(request, didProvideInputStream: stream) }
+    }
+    public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        withResult result: Request.ValidationResult) {
+        each { $0.request(request, didValidateRequest: urlRequest, response: response, withResult: result) }
+    }
 }

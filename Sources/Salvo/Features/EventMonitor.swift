@@ -55,6 +55,15 @@ public protocol EventMonitor: Sendable {
     func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>)
     /// A `DownloadRequest`'s response was serialized.
     func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>)
+    /// An `UploadRequest` made what it sends (on its first attempt).
+    func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable)
+    /// An `UploadRequest` could not make what it sends.
+    func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError)
+    /// An `UploadRequest`'s stream was handed to the transfer that reads it.
+    func request(_ request: UploadRequest, didProvideInputStream stream: InputStream)
+    /// A `DataStreamRequest` was validated, once per validator.
+    func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                 withResult result: Request.ValidationResult)
 }
 
 extension EventMonitor {
@@ -101,4 +110,13 @@ extension EventMonitor {
     public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) {}
     /// Does nothing.
     public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {}
+    /// Does nothing.
+    public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {}
+    /// Does nothing.
+    public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {}
+    /// Does nothing.
+    public func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {}
+    /// Does nothing.
+    public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
+                        withResult result: Request.ValidationResult) {}
 }
