@@ -35,6 +35,25 @@ final class DataStreamRequestTests: XCTestCase {
         XCTAssertEqual(result.data, try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("1m.bin")))
     }
 
+    func testValidationIsNeverSkippedWhenTheHandlerQueueIsConcurrent() throws {
+        // The head (and its validation), the chunks and the completion are handled on the
+        // session's serial queue; with a concurrent handler queue they once raced, and a
+        // quick response could complete before its validation ran.
+        let session = testSession()
+        let url = try TestServers.shared.url(.nginx, "/small")
+        for attempt in 1...30 {
+            let done = expectation(description: "complete \(attempt)")
+            let error = Box<AFError>()
+            session.streamRequest(url).validate(statusCode: [204]).responseStream(on: .global()) { stream in
+                guard let completion = stream.completion else { return }
+                if let failure = completion.error { error.set(failure) }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 10)
+            XCTAssertEqual(error.value?.responseCode, 200, "attempt \(attempt): validation did not run")
+        }
+    }
+
     func testCancelFromInsideTheHandler() throws {
         let session = testSession()
         let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=100&interval=50"))

@@ -157,6 +157,23 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertEqual(log.events.filter { $0.hasPrefix("uploadable") }.count, 3)
     }
 
+    func testSerializedStreamsReportEachParsedValue() throws {
+        let monitor = ParsedStreamCounter()
+        let session = monitorSession(monitors: [monitor])
+        struct Line: Decodable, Sendable { let id: Int }
+        let ids = Mutex<[Int]>([])
+        let done = expectation(description: "stream complete")
+        session.streamRequest(try TestServers.shared.url(.httpbin, "/stream/3"))
+            .responseStreamDecodable(of: Line.self, on: DispatchQueue(label: "test.stream.lines")) { stream in
+                if case let .stream(.success(line)) = stream.event { ids.withLock { $0.append(line.id) } }
+                if stream.completion != nil { done.fulfill() }
+            }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+        monitor.queue.sync {}
+        XCTAssertEqual(ids.withLock { $0 }, [0, 1, 2])
+        XCTAssertEqual(monitor.parsed, 3)
+    }
+
     func testPlainURLRequestStillReportsResumeAttemptAndFinish() throws {
         let log = EventLog()
         let finished = expectation(description: "requestDidFinish")
@@ -268,5 +285,17 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertEqual(second.withLock { $0 }, 1)
         monitor.requestDidFinish = nil
         XCTAssertNil(monitor.requestDidFinish)
+    }
+}
+
+/// Counts `request(_:didParseStream:)` events, which only a monitor of one's own can hear.
+private final class ParsedStreamCounter: EventMonitor {
+    let queue = DispatchQueue(label: "test.monitor.parsed-stream")
+    private let count = Mutex(0)
+
+    var parsed: Int { count.withLock { $0 } }
+
+    func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {
+        count.withLock { $0 += 1 }
     }
 }

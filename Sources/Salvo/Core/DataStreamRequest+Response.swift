@@ -60,12 +60,24 @@ extension DataStreamRequest {
         addStream(.lines(DecodableStreamSerializer<T>(decoder: decoder, dataPreprocessor: preprocessor)), on: queue, stream: stream)
     }
 
+    /// Registers a handler fed by a serializing `transform`; event monitors hear of each value
+    /// it makes (`request(_:didParseStream:)`), as in Alamofire.
+    private func addStream<Success: Sendable>(_ transform: StreamTransform<Success, AFError>, on queue: DispatchQueue,
+                                              stream: @escaping Handler<Success, AFError>) -> Self {
+        addStream(transform, on: queue, stream: stream) { [weak self] result in
+            guard let self, let monitor else { return }
+            monitor.request(self, didParseStream: result)
+        }
+    }
+
     /// Registers a handler fed by `transform`.
     private func addStream<Success: Sendable, Failure: Error>(_ transform: StreamTransform<Success, Failure>, on queue: DispatchQueue,
-                                                              stream: @escaping Handler<Success, Failure>) -> Self {
+                                                              stream: @escaping Handler<Success, Failure>,
+                                                              parsed: (@Sendable (Result<Success, Failure>) -> Void)? = nil) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
         let token = CancellationToken(request: self)
         let emit: @Sendable (Result<Success, Failure>) -> Void = { [weak self] result in
+            parsed?(result)
             do {
                 try stream(Stream(event: .stream(result), token: token))
             } catch {

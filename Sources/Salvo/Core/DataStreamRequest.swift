@@ -101,6 +101,10 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: streams)
         streams.attach(to: self)
+        // A stream's head (validation), chunks and completion must be handled in the order
+        // they arrive, whatever queue the handlers name (`.global()` is concurrent): they go
+        // through the session's serial root queue, and each handler hops to its own queue.
+        mutableState.withLock { $0.deliveryQueue = underlyingQueue }
     }
 
     /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive (and passed

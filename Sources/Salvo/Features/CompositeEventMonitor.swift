@@ -89,4 +89,9 @@ public final class CompositeEventMonitor: EventMonitor {
                         withResult result: Request.ValidationResult) {
         each { $0.request(request, didValidateRequest: urlRequest, response: response, withResult: result) }
     }
+    public func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {
+        // As for responses: the value is made once, and monitors only read it.
+        nonisolated(unsafe) let result = result
+        each { $0.request(request, didParseStream: result) }
+    }
 }

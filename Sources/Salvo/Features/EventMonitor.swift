@@ -64,6 +64,8 @@ public protocol EventMonitor: Sendable {
     /// A `DataStreamRequest` was validated, once per validator.
     func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                  withResult result: Request.ValidationResult)
+    /// A `DataStreamRequest`'s serializer made a value (or failed to) from the stream.
+    func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>)
 }
 
 extension EventMonitor {
@@ -119,4 +121,6 @@ extension EventMonitor {
     /// Does nothing.
     public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                         withResult result: Request.ValidationResult) {}
+    /// Does nothing.
+    public func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {}
 }
