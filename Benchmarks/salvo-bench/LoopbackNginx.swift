@@ -2,7 +2,7 @@ import Foundation
 
 /// An nginx of the bench's own on loopback: HTTP/1.1 on one port, h2c on another, all its
 /// files in a private temporary directory. Stopped (and the directory removed) at cleanup.
-final class LoopbackNginx: @unchecked Sendable {
+final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Process calls used are thread-safe
     // `@unchecked Sendable`: every property is an immutable `let`, and the one object with
     // state, `Process`, is used only through calls Foundation makes thread-safe
     // (`isRunning`, `terminate()`, `waitUntilExit()`); cleanup may call `stop()` from the

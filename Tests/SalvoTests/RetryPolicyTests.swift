@@ -12,7 +12,7 @@ import Salvo
 private struct OtherError: Error {}
 
 /// A `RetryPolicy` that records every decision it makes, in order.
-private final class RecordingRetryPolicy: RetryPolicy, @unchecked Sendable {
+private final class RecordingRetryPolicy: RetryPolicy, @unchecked Sendable { // `decisions` is a Mutex
     // `@unchecked Sendable`: the one added stored property, `decisions`, is a Mutex.
     let decisions = Mutex<[RetryResult]>([])
 

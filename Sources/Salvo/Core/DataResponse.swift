@@ -117,7 +117,7 @@ public struct DataResponse<Success, Failure: Error> {
 // No lock needed: every stored property is a `let`; the references are a `ResponseContext`
 // (Sendable) and Foundation's `URLRequest`/`HTTPURLResponse`, immutable once built; `Failure`
 // is an `Error`, which is Sendable.
-extension DataResponse: @unchecked Sendable where Success: Sendable {}
+extension DataResponse: @unchecked Sendable where Success: Sendable {} // no lock: immutable lets (see above)
 
 extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result, as text.

@@ -101,7 +101,7 @@ public struct DownloadResponse<Success, Failure: Error> {
 
 // No lock needed: every stored property is a `let`; the references are a `ResponseContext`
 // (Sendable) and Foundation's `URLRequest`/`HTTPURLResponse`, immutable once built.
-extension DownloadResponse: @unchecked Sendable where Success: Sendable {}
+extension DownloadResponse: @unchecked Sendable where Success: Sendable {} // no lock: immutable lets (see above)
 
 extension DownloadResponse: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result, as text.

@@ -14,7 +14,7 @@ import FoundationNetworking
 ///
 /// Releasing a session with requests in flight fails each of them with
 /// `AFError.sessionDeinitialized`, once, and stops its thread.
-open class Session: @unchecked Sendable {
+open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop and queues are thread-safe
     // `@unchecked Sendable`: every stored property is a `let` holding a Sendable value or a
     // thread-safe reference (`EventLoop`, queues, the header list libcurl only reads).
 

@@ -14,7 +14,7 @@ import Glibc
 ///
 /// A `Session` uses one loop today; the type keeps no global state, so a session could
 /// later spread hosts over several loops on machines with many cores.
-final class EventLoop: @unchecked Sendable {
+final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything else is loop-thread only
     // `@unchecked Sendable`: `inbox` is behind its Mutex; every other stored property is
     // touched only on the loop thread (`run()` and what it calls), except `thread`, which
     // is written before the loop thread starts and read by `shutdown` after that.

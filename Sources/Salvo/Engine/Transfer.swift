@@ -45,7 +45,7 @@ protocol TransferOwner: AnyObject, Sendable {
 /// time (the builder, then the loop, then the delivery queue) and never through overlapping
 /// accesses, and the runtime's exclusivity check cost ~80 instructions per access, about
 /// 1,000 per request in the header callback alone.
-final class Transfer: @unchecked Sendable {
+final class Transfer: @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
     enum Phase { case created, waiting, active, done }
 
     let url: String

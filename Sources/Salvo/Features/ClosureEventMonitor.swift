@@ -26,7 +26,7 @@ import FoundationNetworking
 ///   `requestDidCompleteAttemptWithError`), and metrics are `TransferMetrics`. The
 ///   `URLSession`-level closures (`taskDidReceiveChallenge`, `dataTaskDidReceiveData`, ...)
 ///   have no counterpart.
-open class ClosureEventMonitor: EventMonitor, @unchecked Sendable {
+open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures in a Mutex; `queue` immutable
     // `@unchecked Sendable` only because an `open` class cannot be checked: every closure
     // lives in `closures`, a Mutex, and `queue` is an immutable, thread-safe reference.
 

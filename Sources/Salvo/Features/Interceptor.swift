@@ -31,7 +31,7 @@ public typealias RetryHandler = @Sendable (_ request: Request,
 ///
 /// It conforms to `RequestInterceptor` so it can be passed wherever an interceptor is
 /// expected; its retry half never retries.
-open class Adapter: RequestInterceptor, @unchecked Sendable {
+open class Adapter: RequestInterceptor, @unchecked Sendable { // no lock: only immutable Sendable lets
     // `@unchecked Sendable` only because an `open` class cannot be checked: the one stored
     // property is an immutable `@Sendable` closure, so no lock is needed.
 
@@ -86,7 +86,7 @@ extension RequestAdapter where Self == Adapter {
 ///
 /// It conforms to `RequestInterceptor` so it can be passed wherever an interceptor is
 /// expected; its adapt half passes requests through unchanged.
-open class Retrier: RequestInterceptor, @unchecked Sendable {
+open class Retrier: RequestInterceptor, @unchecked Sendable { // no lock: only immutable Sendable lets
     // `@unchecked Sendable` only because an `open` class cannot be checked: the one stored
     // property is an immutable `@Sendable` closure, so no lock is needed.
 
@@ -135,7 +135,7 @@ extension RequestRetrier where Self == Retrier {
 /// ```swift
 /// let interceptor = Interceptor(adapters: [signer], retriers: [RetryPolicy()], interceptors: [auth])
 /// ```
-open class Interceptor: RequestInterceptor, @unchecked Sendable {
+open class Interceptor: RequestInterceptor, @unchecked Sendable { // no lock: only immutable Sendable lets
     // `@unchecked Sendable` only because an `open` class cannot be checked: both stored
     // properties are immutable arrays of `Sendable` existentials, so no lock is needed.
 

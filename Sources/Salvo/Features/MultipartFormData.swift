@@ -23,7 +23,7 @@ import Musl
 ///
 /// - Note: The boundary keeps Alamofire's format, `alamofire.boundary.` and 16 hex digits,
 ///   because it is visible in `boundary`, in `contentType` and on the wire.
-open class MultipartFormData: @unchecked Sendable {
+open class MultipartFormData: @unchecked Sendable { // mutable state only under `lock`
     // @unchecked: every mutable stored property below is read and written only while holding
     // `lock`. A stream part is read outside the lock, but only by the one encoder that claimed it
     // under the lock (`claimStream(at:)`); data and file parts are immutable values.

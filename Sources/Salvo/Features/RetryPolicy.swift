@@ -20,7 +20,7 @@ import FoundationNetworking
 /// - Note: A response with an error status is not a failure on its own. Add `validate()`
 ///   (or another validation) to the request so a 503 fails the attempt and reaches the
 ///   policy.
-open class RetryPolicy: RequestInterceptor, @unchecked Sendable {
+open class RetryPolicy: RequestInterceptor, @unchecked Sendable { // no lock: only immutable Sendable lets
     // `@unchecked Sendable` only because an `open` class cannot be checked: every stored
     // property is an immutable `Sendable` value, so no lock is needed.
 
@@ -199,7 +199,7 @@ extension RequestInterceptor where Self == RetryPolicy {
 /// The typical case is a kept-alive connection the server closed just as a request went out
 /// on it: the request never reached the server, so sending it again is safe and usually
 /// succeeds at once. Salvo reports a reset, an empty reply or a truncated body this way.
-open class ConnectionLostRetryPolicy: RetryPolicy, @unchecked Sendable {
+open class ConnectionLostRetryPolicy: RetryPolicy, @unchecked Sendable { // no lock: only immutable Sendable lets
     // `@unchecked Sendable`: adds no stored state to `RetryPolicy`, whose properties are
     // immutable `Sendable` values.
 
