@@ -68,7 +68,7 @@ extension DataRequest {
     func serializedResponse<Serializer: DataResponseSerializerProtocol>(using serializer: Serializer) -> AFDataResponse<Serializer.SerializedObject> {
         serializedResponse { context, data, error in
             // Salvo's own response methods go through `serializedResponse(builtIn:)` instead.
-            if let builtIn = InputSerializerLookup.builtIn(serializer) {
+            if let builtIn = InputSerializerLookup.builtIn(serializer, making: Serializer.SerializedObject.self) {
                 return try builtIn.serialize(input: SerializationInput(context: context), data: data, error: error)
             }
             return try serializer.serialize(request: context?.attemptRequest, response: context?.httpResponse, data: data, error: error)

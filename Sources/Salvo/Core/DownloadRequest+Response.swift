@@ -76,7 +76,7 @@ extension DownloadRequest {
                     as! Serializer.SerializedObject
             }
             // Salvo's own response methods go through `serializedDownload(builtIn:)` instead.
-            if let builtIn = InputSerializerLookup.builtIn(download: serializer) {
+            if let builtIn = InputSerializerLookup.builtIn(serializer, making: Serializer.SerializedObject.self) {
                 if let error { throw error }
                 return try builtIn.serialize(input: SerializationInput(context: context), data: URLResponseSerializer.readFile(fileURL), error: nil)
             }

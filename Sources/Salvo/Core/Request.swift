@@ -138,8 +138,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     let monitor: CompositeEventMonitor?
     /// The request's own interceptor, applied after the session's.
     public let interceptor: (any RequestInterceptor)?
-    /// `interceptor != nil`, read on every attempt without copying the existential.
-    let hasInterceptor: Bool
     /// The `Session` running this request.
     public private(set) weak var delegate: Session?
 
@@ -184,7 +182,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         self.serializationQueue = serializationQueue
         monitor = eventMonitor
         self.interceptor = interceptor
-        hasInterceptor = interceptor != nil
         self.delegate = delegate
     }
 

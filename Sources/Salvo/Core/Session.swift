@@ -41,8 +41,6 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     public let serializationQueue: DispatchQueue
     /// The interceptor applied to every request.
     public let interceptor: (any RequestInterceptor)?
-    /// `interceptor != nil`, read on every attempt without copying the existential.
-    let hasInterceptor: Bool
     /// The origin key of the session's last request, reused while the origin stays the same.
     let originKeys = OriginKeyCache()
     /// The redirect handler applied to every request without its own.
@@ -95,7 +93,6 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.requestQueue = requestQueue ?? DispatchQueue(label: "org.salvo.session.requestQueue", target: rootQueue)
         self.serializationQueue = serializationQueue ?? DispatchQueue(label: "org.salvo.session.serializationQueue", attributes: .concurrent)
         self.interceptor = interceptor
-        hasInterceptor = interceptor != nil
         self.redirectHandler = redirectHandler
         eventMonitor = eventMonitors.isEmpty ? nil : CompositeEventMonitor(monitors: eventMonitors)
         self.responseQueue = responseQueue
@@ -238,8 +235,6 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
 
     /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
-        // Reading the optional existentials copies them: the flags are cheaper.
-        guard request.hasInterceptor || hasInterceptor else { return [] }
         var adapters: [any RequestAdapter] = []
         if let own = request.interceptor { adapters.append(own) }
         if let interceptor { adapters.append(interceptor) }
@@ -247,7 +242,6 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     }
 
     func retriers(for request: Request) -> [any RequestRetrier] {
-        guard request.hasInterceptor || hasInterceptor else { return [] }
         var retriers: [any RequestRetrier] = []
         if let own = request.interceptor { retriers.append(own) }
         if let interceptor { retriers.append(interceptor) }

@@ -36,38 +36,43 @@ struct HostQueue<Element: AnyObject> {
     private(set) var totalActive = 0
     private(set) var totalWaiting = 0
 
-    /// Transfers per host over HTTP/1.1; 0 means no limit.
-    let connectionsPerHost: Int
-    /// Transfers in all; 0 means no limit.
-    let totalLimit: Int
-    /// Transfers per host once the host is known to multiplex over HTTP/2.
-    let streamsPerHost: Int
-    /// Concurrent streams on one HTTP/2 connection.
-    let streamsPerConnection: Int
-
-    init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
-        self.connectionsPerHost = connectionsPerHost
-        self.totalLimit = totalLimit
-        self.streamsPerConnection = streamsPerConnection
-        self.streamsPerHost = connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0
-    }
-
+    /// The limits, fixed at creation.
     private struct Limits {
+        /// Transfers per host over HTTP/1.1; 0 means no limit.
         let connectionsPerHost: Int
+        /// Transfers in all; 0 means no limit.
         let totalLimit: Int
+        /// Transfers per host once the host is known to multiplex over HTTP/2.
         let streamsPerHost: Int
+        /// Concurrent streams on one HTTP/2 connection.
         let streamsPerConnection: Int
     }
 
-    private var limits: Limits {
-        Limits(connectionsPerHost: connectionsPerHost, totalLimit: totalLimit, streamsPerHost: streamsPerHost,
-               streamsPerConnection: streamsPerConnection)
+    private let limits: Limits
+
+    init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
+        limits = Limits(connectionsPerHost: connectionsPerHost, totalLimit: totalLimit,
+                        streamsPerHost: connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0,
+                        streamsPerConnection: streamsPerConnection)
     }
 
+    // Static, taking what they read: they run while `hosts` is being changed in place, when
+    // `self` cannot be read.
     private static func hasRoom(_ host: Host, _ limits: Limits, totalActive: Int) -> Bool {
         let limit = host.singleConnection ? limits.streamsPerConnection
             : host.multiplexed ? limits.streamsPerHost : limits.connectionsPerHost
         return (limit == 0 || host.active < limit) && (limits.totalLimit == 0 || totalActive < limits.totalLimit)
+    }
+
+    /// Starts `host`'s waiting elements while there is room; returns how many started.
+    private static func drain(_ host: inout Host, _ limits: Limits, totalActive: Int, into ready: inout [Element]) -> Int {
+        var started = 0
+        while host.waitingCount > 0 && hasRoom(host, limits, totalActive: totalActive + started), let next = host.popFirst() {
+            host.active += 1
+            started += 1
+            ready.append(next)
+        }
+        return started
     }
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
@@ -96,43 +101,28 @@ struct HostQueue<Element: AnyObject> {
         totalActive -= 1
         var ready: [Element] = []
         // Changed in place through the index: the key is hashed once.
-        let (limits, activeBefore, anyWaiting) = (self.limits, totalActive, totalWaiting > 0)
+        let (limits, active) = (self.limits, totalActive)
         let (started, idle) = Self.update(&hosts.values[index]) { host -> (Int, Bool) in
             host.active -= 1
             if let multiplexed { host.multiplexed = multiplexed }
-            var started = 0
-            if anyWaiting {
-                while host.waitingCount > 0 && Self.hasRoom(host, limits, totalActive: activeBefore + started),
-                      let next = host.popFirst() {
-                    host.active += 1
-                    started += 1
-                    ready.append(next)
-                }
-            }
+            let started = Self.drain(&host, limits, totalActive: active, into: &ready)
             return (started, host.active == 0 && host.waitingCount == 0)
         }
         totalActive += started
         totalWaiting -= started
         if idle { hosts.remove(at: index) }
-        if totalWaiting > 0 && (totalLimit == 0 || totalActive < totalLimit) {
+        if totalWaiting > 0 && (limits.totalLimit == 0 || totalActive < limits.totalLimit) {
             // The total limit may have held back other hosts' transfers.
             for otherKey in hosts.keys where otherKey != key {
                 guard var other = hosts[otherKey], other.waitingCount > 0 else { continue }
-                drain(&other, into: &ready)
+                let started = Self.drain(&other, limits, totalActive: totalActive, into: &ready)
+                totalActive += started
+                totalWaiting -= started
                 hosts[otherKey] = other
-                if totalLimit != 0 && totalActive >= totalLimit { break }
+                if limits.totalLimit != 0 && totalActive >= limits.totalLimit { break }
             }
         }
         return ready
-    }
-
-    private mutating func drain(_ host: inout Host, into ready: inout [Element]) {
-        while host.waitingCount > 0 && Self.hasRoom(host, limits, totalActive: totalActive), let next = host.popFirst() {
-            host.active += 1
-            totalActive += 1
-            totalWaiting -= 1
-            ready.append(next)
-        }
     }
 
     /// Removes a waiting element (a cancellation); returns whether it was waiting.

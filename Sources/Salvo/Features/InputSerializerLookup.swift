@@ -11,20 +11,12 @@ import Synchronization
 enum InputSerializerLookup {
     private static let foreignTypes = Mutex<Set<ObjectIdentifier>>([])
 
-    static func builtIn<Serializer: DataResponseSerializerProtocol>(_ serializer: Serializer)
-        -> (any InputSerializer<Serializer.SerializedObject>)? {
+    /// `serializer` as one of Salvo's serializers of `Object`s, or `nil`. Data and download
+    /// serializers are different protocols with the same associated type, so the caller names it.
+    static func builtIn<Serializer, Object>(_ serializer: Serializer, making _: Object.Type) -> (any InputSerializer<Object>)? {
         let type = ObjectIdentifier(Serializer.self)
         if foreignTypes.withLock({ $0.contains(type) }) { return nil }
-        if let builtIn = serializer as? any InputSerializer<Serializer.SerializedObject> { return builtIn }
-        foreignTypes.withLock { _ = $0.insert(type) }
-        return nil
-    }
-
-    static func builtIn<Serializer: DownloadResponseSerializerProtocol>(download serializer: Serializer)
-        -> (any InputSerializer<Serializer.SerializedObject>)? {
-        let type = ObjectIdentifier(Serializer.self)
-        if foreignTypes.withLock({ $0.contains(type) }) { return nil }
-        if let builtIn = serializer as? any InputSerializer<Serializer.SerializedObject> { return builtIn }
+        if let builtIn = serializer as? any InputSerializer<Object> { return builtIn }
         foreignTypes.withLock { _ = $0.insert(type) }
         return nil
     }
