@@ -7,44 +7,82 @@ import FoundationNetworking
 /// built straight from a URL, method and headers), so the hot path never mutates a
 /// `URLRequest`, whose header setters are expensive on Linux.
 struct RequestSpec: Sendable {
+    /// The fields live in one shared, copy-on-write box: a spec is stored by the request,
+    /// its current attempt and that attempt's response context, and copying six fields
+    /// (a dozen reference counts) at each of those steps cost more than the box.
+    private final class Storage: @unchecked Sendable { // mutated only through `RequestSpec.unique()`, when no other spec shares it
+        var parsedURL: URL?
+        var urlString: String
+        var method: HTTPMethod
+        var headers: HTTPHeaders
+        var body: Data?
+        var timeoutInterval: TimeInterval
+
+        init(parsedURL: URL?, urlString: String, method: HTTPMethod, headers: HTTPHeaders, body: Data?, timeoutInterval: TimeInterval) {
+            self.parsedURL = parsedURL
+            self.urlString = urlString
+            self.method = method
+            self.headers = headers
+            self.body = body
+            self.timeoutInterval = timeoutInterval
+        }
+
+        func copy() -> Storage {
+            Storage(parsedURL: parsedURL, urlString: urlString, method: method, headers: headers, body: body,
+                    timeoutInterval: timeoutInterval)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first if another spec shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// The URL as text, kept so it is made once (the text the caller gave, when it was text).
+    var urlString: String { storage.urlString }
+
     /// The URL, parsed when the spec was made from one, else on first use: a plain URL
     /// string that `isPlainHTTPURL` accepts goes to libcurl without Foundation parsing it.
-    private var parsedURL: URL?
-    /// The URL as text, kept so it is made once (the text the caller gave, when it was text).
-    private(set) var urlString: String
-
     var url: URL {
         // `isPlainHTTPURL` admits only text Foundation parses, so the fallback is unreachable;
         // it exists to keep a bad assumption from becoming a crash.
-        get { parsedURL ?? URL(string: urlString) ?? URL(string: "http://invalid.invalid/")! }
+        get { storage.parsedURL ?? URL(string: storage.urlString) ?? URL(string: "http://invalid.invalid/")! }
         set {
-            parsedURL = newValue
-            urlString = newValue.absoluteString
+            let storage = unique()
+            storage.parsedURL = newValue
+            storage.urlString = newValue.absoluteString
         }
     }
-    var method: HTTPMethod
-    var headers: HTTPHeaders
-    var body: Data?
-    var timeoutInterval: TimeInterval
+    var method: HTTPMethod {
+        get { storage.method }
+        set { unique().method = newValue }
+    }
+    var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &unique().headers }
+    }
+    var body: Data? {
+        get { storage.body }
+        set { unique().body = newValue }
+    }
+    var timeoutInterval: TimeInterval {
+        get { storage.timeoutInterval }
+        set { unique().timeoutInterval = newValue }
+    }
 
     init(url: URL, urlString: String? = nil, method: HTTPMethod, headers: HTTPHeaders, body: Data? = nil,
          timeoutInterval: TimeInterval = 60) {
-        parsedURL = url
-        self.urlString = urlString ?? url.absoluteString
-        self.method = method
-        self.headers = headers
-        self.body = body
-        self.timeoutInterval = timeoutInterval
+        storage = Storage(parsedURL: url, urlString: urlString ?? url.absoluteString, method: method, headers: headers,
+                          body: body, timeoutInterval: timeoutInterval)
     }
 
     /// A spec for URL text already known to parse (see `isPlainHTTPURL`).
     init(plainURLString: String, method: HTTPMethod, headers: HTTPHeaders) {
-        parsedURL = nil
-        urlString = plainURLString
-        self.method = method
-        self.headers = headers
-        body = nil
-        timeoutInterval = 60
+        storage = Storage(parsedURL: nil, urlString: plainURLString, method: method, headers: headers, body: nil,
+                          timeoutInterval: 60)
     }
 
     /// Whether URL text is an `http` or `https` URL made only of characters that need no
@@ -111,12 +149,10 @@ struct RequestSpec: Sendable {
     /// - Throws: `AFError.invalidURL` when the request has no URL.
     init(_ urlRequest: URLRequest) throws {
         guard let url = urlRequest.url else { throw AFError.invalidURL(url: "") }
-        parsedURL = url
-        urlString = url.absoluteString
-        method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
-        headers = urlRequest.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders()
-        body = urlRequest.httpBody
-        timeoutInterval = urlRequest.timeoutInterval
+        storage = Storage(parsedURL: url, urlString: url.absoluteString,
+                          method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
+                          headers: urlRequest.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders(),
+                          body: urlRequest.httpBody, timeoutInterval: urlRequest.timeoutInterval)
     }
 
     /// The `URLRequest` this spec describes, built only when someone asks for it.
