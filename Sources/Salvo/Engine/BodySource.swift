@@ -11,13 +11,25 @@ import Musl
 /// Made by the request layer for one transfer, used only on the loop thread while the
 /// transfer runs, then dropped. Data and files can go back to their start (libcurl asks
 /// when it must send the body again, after an authentication challenge or a reused
-/// connection that closed); a stream cannot once it has been read from.
+/// connection that closed); a stream cannot once it has been read from. A stream is read on
+/// a thread of its own (`StreamPump`), since its reads may block.
 final class BodySource {
     enum Origin {
         case data(Data)
         /// An open descriptor, owned (closed) by the source.
         case file(Int32)
-        case stream(InputStream)
+        case stream(StreamPump)
+    }
+
+    /// What a read found.
+    enum ReadResult {
+        /// Bytes read; 0 at the end of the body.
+        case bytes(Int)
+        /// Nothing to send yet (a stream waiting for data): the transfer pauses until
+        /// `StreamPump`'s `onReadable` says more is there.
+        case pending
+        /// Reading failed; `failure` says why.
+        case failed
     }
 
     private let origin: Origin
@@ -26,7 +38,6 @@ final class BodySource {
     private(set) var position: Int64 = 0
     /// Why the body could not be read (a stream's error, a failed `read(2)`).
     private(set) var failure: (any Error)?
-    private var streamOpened = false
 
     init(data: Data) {
         origin = .data(data)
@@ -47,21 +58,26 @@ final class BodySource {
     }
 
     init(stream: InputStream) {
-        origin = .stream(stream)
+        origin = .stream(StreamPump(stream: stream))
         length = nil
     }
 
     deinit {
         switch origin {
         case let .file(fd): Glibc.close(fd)
-        case let .stream(stream) where streamOpened: stream.close()
-        default: break
+        case let .stream(pump): pump.cancel()
+        case .data: break
         }
     }
 
-    /// Fills `buffer` with up to `count` bytes (loop thread). Returns the bytes read, 0 at
-    /// the end of the body, or `nil` when reading failed (`failure` says why).
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int? {
+    /// The stream's pump, for the loop to learn when a paused upload can go on.
+    var streamPump: StreamPump? {
+        if case let .stream(pump) = origin { return pump }
+        return nil
+    }
+
+    /// Fills `buffer` with up to `count` bytes (loop thread).
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
         let read: Int
         switch origin {
         case let .data(data):
@@ -75,23 +91,20 @@ final class BodySource {
             repeat { result = Glibc.read(fd, buffer, count) } while result < 0 && errno == EINTR
             guard result >= 0 else {
                 failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                return nil
+                return .failed
             }
             read = result
-        case let .stream(stream):
-            if !streamOpened {
-                stream.open()
-                streamOpened = true
+        case let .stream(pump):
+            switch pump.read(into: buffer, count: count) {
+            case let .bytes(count): read = count
+            case .pending: return .pending
+            case let .failed(error):
+                failure = error
+                return .failed
             }
-            let result = stream.read(buffer.assumingMemoryBound(to: UInt8.self), maxLength: count)
-            guard result >= 0 else {
-                failure = stream.streamError ?? CocoaError(.fileReadUnknown)
-                return nil
-            }
-            read = result
         }
         position += Int64(read)
-        return read
+        return .bytes(read)
     }
 
     /// Goes back to the start of the body; `false` when that is impossible (a stream

@@ -7,8 +7,11 @@ internal import CCurl
 private let readCallback: salvo_data_callback = { buffer, size, count, context in
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
     guard let source = transfer.bodySource else { return 0 }
-    guard let read = source.read(into: UnsafeMutableRawPointer(buffer!), count: size * count) else { return SALVO_READFUNC_ABORT }
-    return read
+    switch source.read(into: UnsafeMutableRawPointer(buffer!), count: size * count) {
+    case let .bytes(read): return read
+    case .pending: return SALVO_READFUNC_PAUSE
+    case .failed: return SALVO_READFUNC_ABORT
+    }
 }
 
 private let seekCallback: salvo_seek_callback = { context, offset, origin in

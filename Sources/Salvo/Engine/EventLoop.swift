@@ -24,8 +24,8 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         case cancel(Transfer)
         case pause(Transfer)
         case resume(Transfer)
-        /// A stream's consumer caught up: continue a transfer its sink paused, unless the
-        /// user suspended it.
+        /// A stream's consumer caught up, or an upload's stream has bytes again: continue a
+        /// transfer its sink or its body source paused, unless the user suspended it.
         case drained(Transfer)
         case shutdown(CurlError)
     }
@@ -231,6 +231,12 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         }
         transfer.easy = easy
         transfer.phase = .active
+        if let pump = transfer.bodySource?.streamPump {
+            pump.setOnReadable { [weak self, weak transfer] in
+                guard let self, let transfer else { return }
+                self.send(.drained(transfer))
+            }
+        }
         let context = Unmanaged.passRetained(transfer).toOpaque()
         if easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share) {
             fullConfigurations.add(1, ordering: .relaxed)
