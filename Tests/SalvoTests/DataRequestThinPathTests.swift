@@ -15,6 +15,23 @@ final class DataRequestThinPathTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    /// A plain request keeps no convertible; the one it reports builds the same `URLRequest`
+    /// as the convertible of a request with parameters does.
+    func testAPlainRequestsConvertibleBuildsTheSameURLRequest() throws {
+        let session = Session(startRequestsImmediately: false)
+        for url in ["http://example.com/a/b?c=d", "http://example.com/ü path"] as [any URLConvertible] {
+            let plain = try session.request(url, method: .put, headers: ["X-One": "1"]).convertible.asURLRequest()
+            let encoded = try session.request(url, method: .put, parameters: [:], headers: ["X-One": "1"]).convertible.asURLRequest()
+            XCTAssertEqual(plain, encoded)
+            XCTAssertEqual(plain.httpMethod, "PUT")
+            XCTAssertEqual(plain.value(forHTTPHeaderField: "X-One"), "1")
+            XCTAssertEqual(plain.timeoutInterval, 60)
+        }
+        let bare = try session.request("http://example.com/").convertible.asURLRequest()
+        XCTAssertNil(bare.allHTTPHeaderFields?.isEmpty == false ? bare.allHTTPHeaderFields : nil)
+        XCTAssertEqual(bare.httpMethod, "GET")
+    }
+
     func testARequestsOwnAcceptEncodingWinsAndResponsesAreStillDecoded() throws {
         let session = Session(responseQueue: DispatchQueue(label: "test.responses"))
         let url = try TestServers.shared.url(.httpbin, "/gzip")

@@ -18,10 +18,10 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     /// The request's own redirect handler, set by `redirect(using:)`.
     public var redirectHandler: (any RedirectHandler)? { mutableState.withLock { $0.redirectHandler } }
 
-    init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
+    init(origin: RequestOrigin, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, attemptHooks: (any AttemptHooks)? = nil) {
-        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+        super.init(origin: origin, underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: attemptHooks)
     }

@@ -97,7 +97,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
          delegate: Session, automaticallyCancelOnStreamError: Bool, streamBufferSize: Int) {
         self.automaticallyCancelOnStreamError = automaticallyCancelOnStreamError
         streams = StreamAttempts(bufferSize: streamBufferSize)
-        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+        super.init(origin: .convertible(convertible, plainSpec: plainSpec), underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: streams)
         streams.attach(to: self)

@@ -69,7 +69,7 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
         var resumingFrom: DownloadResumeData?
         if case let .resumeData(data) = downloadable { resumingFrom = try? DownloadResumeData(data) }
         attempts = DownloadAttempts(destination: destination, resumingFrom: resumingFrom)
-        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+        super.init(origin: .convertible(convertible, plainSpec: plainSpec), underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: attempts)
     }

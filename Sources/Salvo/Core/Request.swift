@@ -139,7 +139,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// The request's own interceptor, applied after the session's.
     public let interceptor: (any RequestInterceptor)?
     /// The `Session` running this request.
-    public private(set) weak var delegate: Session?
+    public weak let delegate: Session?
 
     /// User name and password for HTTP authentication, answered by libcurl when the server
     /// asks (Basic or Digest); kept in the request's locked state.
@@ -164,20 +164,21 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     }
 
     /// Where the request comes from.
-    let convertibleSource: any URLRequestConvertible
+    let origin: RequestOrigin
+    /// What the request was made from (for a plain request, an equivalent convertible).
+    var convertibleSource: any URLRequestConvertible { origin.convertible }
     /// Set when the request is a plain URL, method and headers, which skips `URLRequest`.
-    let plainSpec: RequestSpec?
+    var plainSpec: RequestSpec? { origin.plainSpec }
     /// A download's or an upload's part in each attempt; `nil` for data requests.
     let attemptHooks: (any AttemptHooks)?
 
-    init(id: UUID? = nil, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
+    init(id: UUID? = nil, origin: RequestOrigin,
          underlyingQueue: DispatchQueue, serializationQueue: DispatchQueue,
          eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?, delegate: Session,
          attemptHooks: (any AttemptHooks)? = nil) {
         self.attemptHooks = attemptHooks
         lazyID = Mutex(id)
-        convertibleSource = convertible
-        self.plainSpec = plainSpec
+        self.origin = origin
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
         monitor = eventMonitor

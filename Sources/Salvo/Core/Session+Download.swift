@@ -28,7 +28,7 @@ extension Session {
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters, encoding: encoding,
                                              headers: headers, requestModifier: requestModifier)
-        return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: convertible.plainSpec,
+        return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: plainSpec(of: convertible),
                                    interceptor: interceptor, destination: destination)
     }
 

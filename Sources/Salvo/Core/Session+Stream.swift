@@ -57,7 +57,7 @@ extension Session {
                               streamBufferSize: Int = DataStreamRequest.defaultStreamBufferSize) -> DataStreamRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: nil, encoding: URLEncoding.default,
                                              headers: headers, requestModifier: requestModifier)
-        return makeStreamRequest(convertible, plainSpec: convertible.plainSpec,
+        return makeStreamRequest(convertible, plainSpec: plainSpec(of: convertible),
                                  automaticallyCancelOnStreamError: automaticallyCancelOnStreamError, interceptor: interceptor,
                                  streamBufferSize: streamBufferSize)
     }

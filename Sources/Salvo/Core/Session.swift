@@ -155,7 +155,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                       requestModifier: RequestModifier? = nil) -> DataRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters, encoding: encoding,
                                              headers: headers, requestModifier: requestModifier)
-        return makeDataRequest(convertible, plainSpec: convertible.plainSpec, interceptor: interceptor)
+        if let spec = plainSpec(of: convertible) { return makeDataRequest(.plain(spec), interceptor: interceptor) }
+        return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
     }
 
     /// Creates a `DataRequest` from a URL, a method, `Encodable` parameters and a
@@ -179,7 +180,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                                                         requestModifier: RequestModifier? = nil) -> DataRequest {
         let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters, encoder: encoder,
                                                       headers: headers, requestModifier: requestModifier)
-        return makeDataRequest(convertible, plainSpec: nil, interceptor: interceptor)
+        return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
     }
 
     /// Creates a `DataRequest` from a `URLRequestConvertible`, such as a router enum or a
@@ -190,15 +191,22 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     ///   - interceptor: The request's own interceptor. `nil` by default.
     /// - Returns: The request.
     open func request(_ convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil) -> DataRequest {
-        makeDataRequest(convertible, plainSpec: nil, interceptor: interceptor)
+        makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
     }
 
-    private func makeDataRequest(_ convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
-                                 interceptor: (any RequestInterceptor)?) -> DataRequest {
-        let request = DataRequest(convertible: convertible, plainSpec: plainSpec, underlyingQueue: rootQueue,
+    private func makeDataRequest(_ origin: RequestOrigin, interceptor: (any RequestInterceptor)?) -> DataRequest {
+        let request = DataRequest(origin: origin, underlyingQueue: rootQueue,
                                   serializationQueue: serializationQueue, eventMonitor: eventMonitor,
                                   interceptor: interceptor, delegate: self)
         return request
+    }
+
+    /// The convertible's plain spec with the session's timeout, set while the spec is not
+    /// yet shared (later, setting it would copy the spec).
+    func plainSpec(of convertible: RequestConvertible) -> RequestSpec? {
+        var spec = convertible.plainSpec
+        spec?.timeoutInterval = defaultTimeout
+        return spec
     }
 
     /// The queue a handler that asked for `queue` runs on.
@@ -214,7 +222,9 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         do {
             var made = try request.makeInitialRequest()
             // A request left at URLRequest's default timeout takes the session's.
-            if made.urlRequest == nil || made.spec.timeoutInterval == 60 { made.spec.timeoutInterval = defaultTimeout }
+            if made.spec.timeoutInterval != defaultTimeout && (made.urlRequest == nil || made.spec.timeoutInterval == 60) {
+                made.spec.timeoutInterval = defaultTimeout
+            }
             initial = made
         } catch {
             let afError = error.asAFError(or: .createURLRequestFailed(error: error))

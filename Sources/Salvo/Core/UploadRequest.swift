@@ -34,7 +34,7 @@ open class UploadRequest: DataRequest, @unchecked Sendable { // state: Request.m
          serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, makeUploadable: @escaping @Sendable () throws -> Uploadable) {
         uploads = UploadAttempts(makeUploadable: makeUploadable)
-        super.init(convertible: convertible, plainSpec: plainSpec, underlyingQueue: underlyingQueue,
+        super.init(origin: .convertible(convertible, plainSpec: plainSpec), underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: uploads)
         uploads.attach(to: self)
