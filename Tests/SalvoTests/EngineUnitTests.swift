@@ -57,4 +57,29 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertTrue(h2c.admit(Item(), host: a, singleConnection: true))
         XCTAssertFalse(h2c.admit(Item(), host: a, singleConnection: true), "one prior-knowledge connection's streams")
     }
+
+    /// The host used last is kept apart from the others; switching between hosts must keep
+    /// every host's counts and waiters.
+    func testHostQueueKeepsEachHostsStateWhenHostsAlternate() {
+        var queue = HostQueue<Item>(connectionsPerHost: 1, totalLimit: 0)
+        let a: Substring = "http://a:80", b: Substring = "http://b:80", c: Substring = "http://c:80"
+        let waitingA = Item(), waitingB = Item(), lateA = Item()
+        XCTAssertTrue(queue.admit(Item(), host: a))
+        XCTAssertTrue(queue.admit(Item(), host: b))
+        XCTAssertFalse(queue.admit(waitingA, host: a))
+        XCTAssertFalse(queue.admit(waitingB, host: b))
+        XCTAssertTrue(queue.admit(Item(), host: c))
+        XCTAssertEqual(queue.finish(host: c).count, 0, "c is idle now")
+        XCTAssertTrue(queue.finish(host: a).first === waitingA)
+        XCTAssertTrue(queue.finish(host: b).first === waitingB)
+        XCTAssertTrue(queue.admit(Item(), host: c), "an idle host met again starts afresh")
+        XCTAssertFalse(queue.admit(lateA, host: a), "a's waiter holds a's one connection")
+        XCTAssertEqual(queue.finish(host: "http://unknown:80").count, 0)
+        XCTAssertFalse(queue.remove(Item(), host: b), "not waiting")
+        XCTAssertEqual(queue.totalActive, 3)
+        XCTAssertEqual(queue.totalWaiting, 1)
+        let left = queue.removeAllWaiting()
+        XCTAssertEqual(left.count, 1)
+        XCTAssertTrue(left.first === lateA)
+    }
 }

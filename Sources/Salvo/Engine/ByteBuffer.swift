@@ -3,12 +3,13 @@ import Foundation
 /// A growable byte buffer that hands its storage to `Data` without a copy.
 ///
 /// A response body is appended in pieces from libcurl's write callback; keeping raw
-/// malloc'd storage lets the finished body become `Data(bytesNoCopy:)`. Used by one thread
-/// at a time, never through overlapping accesses: no runtime exclusivity checks.
-final class ByteBuffer {
-    @exclusivity(unchecked) private var storage: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var capacity = 0
+/// malloc'd storage lets the finished body become `Data(bytesNoCopy:)`. A non-copyable
+/// value stored inside its `Transfer`, so a transfer costs one allocation fewer; it owns its
+/// storage and frees it when dropped.
+struct ByteBuffer: ~Copyable {
+    private var storage: UnsafeMutableRawPointer?
+    private(set) var count = 0
+    private var capacity = 0
 
     init() {}
 
@@ -18,13 +19,13 @@ final class ByteBuffer {
 
     /// Makes room for at least `total` bytes in all, so a known Content-Length costs one
     /// allocation.
-    func reserve(_ total: Int) {
+    mutating func reserve(_ total: Int) {
         guard total > capacity else { return }
         storage = realloc(storage, total)
         capacity = total
     }
 
-    func append(_ bytes: UnsafeRawPointer, _ length: Int) {
+    mutating func append(_ bytes: UnsafeRawPointer, _ length: Int) {
         if count + length > capacity {
             reserve(max(count + length, capacity * 2, 1024))
         }
@@ -33,7 +34,7 @@ final class ByteBuffer {
     }
 
     /// Gives the bytes away as `Data` and leaves the buffer empty.
-    func takeData() -> Data {
+    mutating func takeData() -> Data {
         guard let storage, count > 0 else {
             clear()
             return Data()
@@ -45,7 +46,7 @@ final class ByteBuffer {
         return data
     }
 
-    func clear() {
+    mutating func clear() {
         free(storage)
         storage = nil
         count = 0

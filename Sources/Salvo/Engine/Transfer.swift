@@ -87,7 +87,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) var activeSlot = 0
     @exclusivity(unchecked) var userPaused = false
-    let received = ByteBuffer()
+    @exclusivity(unchecked) var received = ByteBuffer()
     @exclusivity(unchecked) var outcome: TransferOutcome?
 
     init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
