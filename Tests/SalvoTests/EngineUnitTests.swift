@@ -82,4 +82,17 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertEqual(left.count, 1)
         XCTAssertTrue(left.first === lateA)
     }
+
+    /// The main queue is told apart from others whatever was asked before, though each
+    /// `DispatchQueue.main` access makes a new wrapper on Linux.
+    func testIsMainQueueWhateverWasAskedBefore() {
+        let queue = DispatchQueue(label: "test.not-main")
+        for _ in 0..<3 {
+            XCTAssertFalse(queue.isMainQueue)
+            XCTAssertFalse(queue.isMainQueue, "remembered")
+            XCTAssertTrue(DispatchQueue.main.isMainQueue)
+            XCTAssertFalse(DispatchQueue.global().isMainQueue)
+            XCTAssertTrue(DispatchQueue.main.isMainQueue)
+        }
+    }
 }

@@ -5,14 +5,11 @@ extension DispatchQueue {
     /// The main queue's label, read once.
     private static let mainQueueLabel = DispatchQueue.main.label
 
-    /// The last queue found not to be the main queue, held weakly: a queue its owner drops
-    /// is not kept alive, and a freed queue reads as `nil`, so no other queue object can be
-    /// taken for it.
-    private static let lastOtherQueue = Mutex<WeakQueue>(WeakQueue())
-
-    private struct WeakQueue {
-        weak var queue: DispatchQueue?
-    }
+    /// The last queue found not to be the main queue, held strongly: while it is held no
+    /// other object can take its address. (Held weakly, it got a side table, which made every
+    /// retain and release of the handler queue, a dozen per request, take the slow path.)
+    /// At most this one queue is kept alive past its owner, until another queue is asked about.
+    private static let lastOtherQueue = Mutex<DispatchQueue?>(nil)
 
     /// Whether this is the main queue.
     ///
@@ -21,9 +18,9 @@ extension DispatchQueue {
     /// `String` (~270 instructions), so the answer for the queue asked about last is kept:
     /// handlers usually name the same queue request after request.
     var isMainQueue: Bool {
-        if Self.lastOtherQueue.withLock({ $0.queue === self }) { return false }
+        if Self.lastOtherQueue.withLock({ $0 === self }) { return false }
         guard label != Self.mainQueueLabel else { return true }
-        Self.lastOtherQueue.withLock { $0.queue = self }
+        Self.lastOtherQueue.withLock { $0 = self }
         return false
     }
 }

@@ -45,6 +45,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     let originKeys = OriginKeyCache()
     /// The redirect handler applied to every request without its own.
     public let redirectHandler: (any RedirectHandler)?
+    /// Whether `interceptor` is set, read without copying the existential.
+    let hasInterceptor: Bool
     /// The event monitors, combined.
     public let eventMonitor: CompositeEventMonitor?
     /// Where handlers that name `.main` run instead, when set: the way to keep a server
@@ -93,6 +95,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.requestQueue = requestQueue ?? DispatchQueue(label: "org.salvo.session.requestQueue", target: rootQueue)
         self.serializationQueue = serializationQueue ?? DispatchQueue(label: "org.salvo.session.serializationQueue", attributes: .concurrent)
         self.interceptor = interceptor
+        hasInterceptor = interceptor != nil
         self.redirectHandler = redirectHandler
         eventMonitor = eventMonitors.isEmpty ? nil : CompositeEventMonitor(monitors: eventMonitors)
         self.responseQueue = responseQueue
@@ -259,6 +262,10 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     }
 
     func adaptAndSend(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) {
+        guard request.hasInterceptor || hasInterceptor else {
+            send(request, spec: spec, urlRequest: urlRequest)
+            return
+        }
         let adapters = adapters(for: request)
         guard !adapters.isEmpty else {
             send(request, spec: spec, urlRequest: urlRequest)
