@@ -95,4 +95,17 @@ final class EngineUnitTests: XCTestCase {
             XCTAssertTrue(DispatchQueue.main.isMainQueue)
         }
     }
+
+    /// A download whose write the system refuses (here `/dev/full`: ENOSPC) reports why, not
+    /// only libcurl's "Failure writing output".
+    func testAFailedWriteKeepsTheSystemsReason() throws {
+        let sink = try ResponseFileSink.append(to: "/dev/full")
+        defer { sink.close() }
+        let written = withUnsafeBytes(of: UInt64(7)) { sink.write($0.baseAddress!, $0.count) }
+        XCTAssertEqual(written, 0, "libcurl must see the write fail")
+        XCTAssertEqual(sink.writeError, ENOSPC)
+        let error = CurlError(code: 23, message: "Failure writing output to destination").withWriteErrno(sink.writeError)
+        XCTAssertEqual(error.urlError.code, .cannotWriteToFile)
+        XCTAssertEqual(error.message, "Failure writing output to destination: No space left on device (errno \(ENOSPC))")
+    }
 }

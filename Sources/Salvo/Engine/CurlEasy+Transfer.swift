@@ -211,6 +211,9 @@ extension CurlEasy {
             failure = CurlError(code: Int(CURLE_READ_ERROR.rawValue), message: "the request body could not be read: \(reason)")
         } else if failure == nil && code != CURLE_OK {
             failure = CurlError.from(code: code, detail: errorBuffer)
+            if code == CURLE_WRITE_ERROR, let errno = transfer.fileSink?.writeError, errno != 0 {
+                failure = failure?.withWriteErrno(errno)
+            }
         }
         let body = transfer.received.takeData()
         return TransferOutcome(head: head, body: body, error: failure, metrics: metrics)

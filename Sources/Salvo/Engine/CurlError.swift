@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A libcurl failure with curl's own code and message, kept for diagnostics inside the
 /// `URLError` Salvo reports.
@@ -66,5 +69,11 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         var message = detail.map { String(cString: $0) } ?? ""
         if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
         return CurlError(code: Int(code.rawValue), message: message)
+    }
+
+    /// The same error with why the system refused a write (a full disk, a quota): libcurl
+    /// only knows that the write callback gave up.
+    func withWriteErrno(_ number: Int32) -> CurlError {
+        CurlError(code: code, message: "\(message): \(String(cString: strerror(number))) (errno \(number))")
     }
 }
