@@ -8,7 +8,8 @@ final class EngineUnitTests: XCTestCase {
             (6, .cannotFindHost), (7, .cannotConnectToHost), (28, .timedOut), (35, .secureConnectionFailed),
             (60, .serverCertificateUntrusted), (52, .networkConnectionLost), (56, .networkConnectionLost),
             (18, .networkConnectionLost), (8, .badServerResponse), (42, .cancelled), (3, .badURL), (1, .unsupportedURL),
-            (47, .httpTooManyRedirects), (61, .cannotDecodeContentData),
+            (47, .httpTooManyRedirects), (61, .cannotDecodeContentData), (65, .requestBodyStreamExhausted),
+            (26, .cannotLoadFromNetwork), (23, .cannotWriteToFile),
         ]
         for (code, urlCode) in expected {
             XCTAssertEqual(CurlError.urlErrorCode(for: code), urlCode, "curl code \(code)")

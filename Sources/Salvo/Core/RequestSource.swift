@@ -21,13 +21,21 @@ struct RequestConvertible: URLRequestConvertible {
     /// Without parameters or a modifier the `URLRequest` adds nothing, so the spec is built
     /// straight from the URL, skipping Foundation's header setters.
     var plainSpec: RequestSpec? {
-        guard parameters == nil, requestModifier == nil else { return nil }
+        // A custom encoding is asked even without parameters, as Alamofire does; the two
+        // built-in ones return the request unchanged then.
+        guard parameters == nil, requestModifier == nil, Self.leavesRequestUnchangedWithoutParameters(encoding) else { return nil }
         let text = Self.text(of: url)
         if let text, RequestSpec.isPlainHTTPURL(text) {
             return RequestSpec(plainURLString: text, method: method, headers: headers ?? HTTPHeaders())
         }
         guard let parsed = try? url.asURL() else { return nil }
         return RequestSpec(url: parsed, urlString: text, method: method, headers: headers ?? HTTPHeaders())
+    }
+
+    /// Whether the encoding is `URLEncoding` or `JSONEncoding`, compared on the opened type
+    /// (a cast of the existential would cost ~800 instructions).
+    private static func leavesRequestUnchangedWithoutParameters<Encoding: ParameterEncoding>(_ encoding: Encoding) -> Bool {
+        Encoding.self == URLEncoding.self || Encoding.self == JSONEncoding.self
     }
 
     /// The URL text when the convertible is a `String`. Comparing the opened type costs a

@@ -57,7 +57,11 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
         case CURLE_OUT_OF_MEMORY: return .cannotLoadFromNetwork
         case CURLE_WRITE_ERROR: return .cannotWriteToFile
-        case CURLE_READ_ERROR, CURLE_SEND_FAIL_REWIND: return .cannotLoadFromNetwork
+        case CURLE_READ_ERROR: return .cannotLoadFromNetwork
+        // libcurl had to send the body again (a reused connection found closed, an
+        // authentication challenge) and could not go back to its start: only a stream,
+        // already read from, cannot.
+        case CURLE_SEND_FAIL_REWIND: return .requestBodyStreamExhausted
         case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR: return .userAuthenticationRequired
         default: return .unknown
         }

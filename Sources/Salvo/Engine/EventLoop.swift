@@ -236,6 +236,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                 guard let self, let transfer else { return }
                 self.send(.drained(transfer))
             }
+            pump.start()
         }
         let context = Unmanaged.passRetained(transfer).toOpaque()
         if easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share) {

@@ -122,7 +122,10 @@ struct HostQueue<Element: AnyObject> {
         let started = Self.update(&recent!.host) { host -> Int in
             host.active -= 1
             if let multiplexed { host.multiplexed = multiplexed }
-            return Self.drain(&host, limits, totalActive: active, into: &ready)
+            let started = Self.drain(&host, limits, totalActive: active, into: &ready)
+            // An idle host is forgotten, as one swapped out of `recent` is.
+            if host.isIdle { host = Host() }
+            return started
         }
         totalActive += started
         totalWaiting -= started
@@ -147,6 +150,7 @@ struct HostQueue<Element: AnyObject> {
         let removed = Self.update(&recent!.host) { host -> Bool in
             guard let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
             host.waiting.remove(at: index)
+            if host.isIdle { host = Host() }
             return true
         }
         if removed { totalWaiting -= 1 }

@@ -48,17 +48,27 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
         condition.unlock()
     }
 
-    /// Copies up to `count` read-ahead bytes into `buffer` (loop thread). The first call
-    /// starts the pump's thread.
+    /// Starts the pump's thread, once: when the transfer begins, so the stream is already
+    /// being read when libcurl first asks for bytes.
+    func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        startLocked()
+    }
+
+    private func startLocked() {
+        guard !started, !cancelled else { return }
+        started = true
+        let thread = Thread { [self] in pump() }
+        thread.name = "org.salvo.upload-stream"
+        thread.start()
+    }
+
+    /// Copies up to `count` read-ahead bytes into `buffer` (loop thread).
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
         condition.lock()
         defer { condition.unlock() }
-        if !started {
-            started = true
-            let thread = Thread { [self] in pump() }
-            thread.name = "org.salvo.upload-stream"
-            thread.start()
-        }
+        startLocked()
         guard buffered == 0 else {
             var copied = 0
             while copied < count, let first = chunks.first {
