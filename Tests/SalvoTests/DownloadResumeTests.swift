@@ -79,12 +79,35 @@ final class DownloadResumeTests: XCTestCase {
         let response = awaitDownload(request)
         XCTAssertNil(response.error)
         XCTAssertEqual(response.response?.statusCode, 206, "the rest was not asked for as a range")
-        XCTAssertEqual(request.request?.headers["Range"], "bytes=\(partialBytes)-")
+        XCTAssertEqual(request.request?.headers["Range"], "bytes=\(partialBytes - 1)-", "from the last byte held")
         XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
         progressQueue.sync {}
         XCTAssertEqual(fractions.values.last, 1.0)
         // Counting the bytes it already had, progress never starts below them.
         XCTAssertGreaterThan(fractions.values.first ?? 0, Double(partialBytes) / Double(64 << 20) - 0.01)
+    }
+
+    /// A cancel that arrives after the last byte but before the transfer ends leaves resume
+    /// data for a partial file that is already whole. Resuming it must give the whole file
+    /// (a range from its end would get nginx's 416 error page in its place).
+    func testResumingAPartialFileThatIsAlreadyWholeKeepsIt() throws {
+        let session = testSession()
+        let served = try servedFile("whole-\(UUID().uuidString).bin", size: 32 << 20, seed: 3)
+        let resumeData = try cancelledDownload(session, served.url)
+        var info = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])
+        let partialFile = try XCTUnwrap(info["partialFile"] as? String)
+        let whole = try Data(contentsOf: served.local)
+        try whole.write(to: URL(fileURLWithPath: partialFile))
+        info["bytes"] = whole.count
+        let wholeResumeData = try JSONSerialization.data(withJSONObject: info)
+
+        let (target, destination) = self.destination("whole.bin")
+        let request = session.download(resumingWith: wholeResumeData, to: destination)
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 206)
+        XCTAssertEqual(request.request?.headers["Range"], "bytes=\(whole.count - 1)-")
+        XCTAssertTrue(try Data(contentsOf: target) == whole, "the whole partial file was not kept")
     }
 
     func testResumeAfterTheFileChangedStartsOver() throws {

@@ -1,0 +1,187 @@
+import XCTest
+import Salvo
+
+/// Hundreds of requests at once to fast, slow, large, stalling and broken endpoints, each
+/// cancelled, suspended and resumed at a random moment from another thread: every request
+/// still completes exactly once, with an outcome that fits what was done to it.
+final class ChaosTests: XCTestCase {
+    private enum Action: CaseIterable { case none, cancel, suspendThenResume, suspendThenCancel, cancelTwiceFromTwoThreads }
+
+    private struct Endpoint {
+        let url: URL
+        /// The body a successful response carries, or `nil` when it never succeeds.
+        let bodyLength: Int?
+    }
+
+    func testRandomCancelsSuspendsAndResumesCompleteEveryRequestOnce() throws {
+        let session = testSession {
+            $0.httpMaximumConnectionsPerHost = 32
+            // A stall ends as an idle timeout, soon.
+            $0.timeoutIntervalForRequest = 1
+        }
+        let endpoints = [
+            Endpoint(url: try TestServers.shared.url(.nginx, "/small"), bodyLength: 100),
+            Endpoint(url: try TestServers.shared.url(.nginx, "/1m.bin"), bodyLength: 1 << 20),
+            Endpoint(url: try TestServers.shared.url(.httpbin, "/drip?numbytes=20&duration=0.3&delay=0"), bodyLength: 20),
+            Endpoint(url: try TestServers.shared.url(.fault, "/stall"), bodyLength: nil),
+            Endpoint(url: try TestServers.shared.url(.fault, "/truncate"), bodyLength: nil),
+            Endpoint(url: try TestServers.shared.url(.fault, "/reset"), bodyLength: nil),
+        ]
+        var random = SplitMix64(seed: 0x5A1_70)
+        let count = 300
+        let calls = Collector<Int>()
+        let results = Collector<(index: Int, cancelled: Bool, response: AFDataResponse<Data>)>()
+        var expectations: [XCTestExpectation] = []
+        var requests: [DataRequest] = []
+        var actions: [Action] = []
+        var chosen: [Endpoint] = []
+
+        for index in 0..<count {
+            let endpoint = endpoints[Int(random.next() % UInt64(endpoints.count))]
+            let action = Action.allCases[Int(random.next() % UInt64(Action.allCases.count))]
+            let delay = Double(random.next() % 40) / 1000
+            let done = expectation(description: "request \(index)")
+            let request = session.request(endpoint.url)
+            request.responseData(queue: .global()) { response in
+                calls.append(index)
+                results.append((index, request.isCancelled, response))
+                done.fulfill()
+            }
+            expectations.append(done)
+            requests.append(request)
+            actions.append(action)
+            chosen.append(endpoint)
+            let act = DispatchWorkItem {
+                switch action {
+                case .none: break
+                case .cancel: request.cancel()
+                case .suspendThenResume:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.resume() }
+                case .suspendThenCancel:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() }
+                case .cancelTwiceFromTwoThreads:
+                    DispatchQueue.global().async { request.cancel() }
+                    request.cancel()
+                }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: act)
+        }
+        wait(for: expectations, timeout: 60)
+
+        for result in results.values {
+            let index = result.index
+            let response = result.response
+            let action = actions[index]
+            let endpoint = chosen[index]
+            let what = "request \(index) (\(endpoint.url.path), \(action))"
+            if case .explicitlyCancelled? = response.error {
+                XCTAssertNotEqual(action, .none, "\(what) was never cancelled")
+                XCTAssertNotEqual(action, .suspendThenResume, "\(what) was never cancelled")
+                XCTAssertTrue(result.cancelled, "\(what): cancelled error, state \(requests[index].state)")
+            } else if let error = response.error {
+                XCTAssertFalse(result.cancelled, "\(what): cancelled but failed with \(error)")
+                XCTAssertNotNil(urlErrorCode(error), "\(what): \(error)")
+            } else {
+                XCTAssertEqual(response.response?.statusCode, 200, what)
+                XCTAssertNotNil(endpoint.bodyLength, "\(what) cannot succeed")
+                XCTAssertEqual(response.data?.count, endpoint.bodyLength, what)
+                XCTAssertEqual(requests[index].state, .finished, what)
+            }
+        }
+        XCTAssertEqual(results.values.count, count)
+        XCTAssertEqual(calls.values.sorted(), Array(0..<count), "each handler runs once")
+    }
+}
+
+extension ChaosTests {
+    private enum DownloadAction: CaseIterable { case none, cancel, cancelProducingResumeData, suspendThenResume, suspendThenCancel }
+
+    /// Downloads cancelled, suspended and resumed at random moments: each completes once; a
+    /// success leaves the whole file under its name, a failure leaves nothing there, resume
+    /// data resumes to the whole file, and no partial file is left anywhere.
+    func testRandomlyInterruptedDownloadsLeaveOnlyWholeFiles() throws {
+        let session = testSession {
+            $0.httpMaximumConnectionsPerHost = 32
+            $0.timeoutIntervalForRequest = 1
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-chaos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let docroot = try TestServers.shared.docroot
+        let sources: [(url: URL, contents: Data?)] = [
+            (try TestServers.shared.url(.nginx, "/1m.bin"), try Data(contentsOf: docroot.appendingPathComponent("1m.bin"))),
+            (try TestServers.shared.url(.nginx, "/100k.bin"), try Data(contentsOf: docroot.appendingPathComponent("100k.bin"))),
+            (try TestServers.shared.url(.fault, "/truncate"), nil),
+            (try TestServers.shared.url(.fault, "/stall"), nil),
+        ]
+        var random = SplitMix64(seed: 0xD0_3A)
+        let count = 120
+        let results = Collector<(index: Int, response: AFDownloadResponse<URL?>)>()
+        var expectations: [XCTestExpectation] = []
+        var plan: [(source: Int, action: DownloadAction, destination: URL)] = []
+        for index in 0..<count {
+            let source = Int(random.next() % UInt64(sources.count))
+            let action = DownloadAction.allCases[Int(random.next() % UInt64(DownloadAction.allCases.count))]
+            let delay = Double(random.next() % 30) / 1000
+            let destination = scratch.appendingPathComponent("file-\(index)")
+            plan.append((source, action, destination))
+            let done = expectation(description: "download \(index)")
+            let request = session.download(sources[source].url, to: { _, _ in (destination, []) })
+            request.response(queue: .global()) { response in
+                results.append((index, response))
+                done.fulfill()
+            }
+            expectations.append(done)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                switch action {
+                case .none: break
+                case .cancel: request.cancel()
+                case .cancelProducingResumeData: request.cancel(producingResumeData: true)
+                case .suspendThenResume:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.resume() }
+                case .suspendThenCancel:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() }
+                }
+            }
+        }
+        wait(for: expectations, timeout: 60)
+        XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
+
+        for (index, response) in results.values {
+            let (source, action, destination) = plan[index]
+            let what = "download \(index) (\(sources[source].url.path), \(action))"
+            if response.error == nil {
+                XCTAssertEqual(response.fileURL, destination, what)
+                XCTAssertEqual(try? Data(contentsOf: destination), sources[source].contents, what)
+            } else {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "\(what) failed but left a file")
+            }
+            if let resumeData = response.resumeData {
+                XCTAssertEqual(action, .cancelProducingResumeData, what)
+                let finished = awaitDownload(session.download(resumingWith: resumeData, to: { _, _ in (destination, []) }))
+                XCTAssertNil(finished.error, what)
+                XCTAssertEqual(try? Data(contentsOf: destination), sources[source].contents, "\(what), resumed")
+            }
+        }
+        XCTAssertEqual(DownloadRequestTests.partialFiles(), [], "partial downloads left behind")
+    }
+}
+
+/// A small seeded generator, so a failure can be replayed.
+private struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
