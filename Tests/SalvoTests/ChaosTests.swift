@@ -171,6 +171,196 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    private enum StreamAction: CaseIterable { case none, cancel, suspendThenResume, suspendThenCancel, cancelFromTheHandler }
+
+    /// Streams interrupted at random moments: each ends with exactly one `.complete`, no
+    /// chunk comes after it, and what arrived is always a prefix of the body.
+    func testRandomlyInterruptedStreamsCompleteOnceWithAPrefixOfTheBody() throws {
+        let session = testSession {
+            $0.httpMaximumConnectionsPerHost = 32
+            $0.timeoutIntervalForRequest = 1
+        }
+        let docroot = try TestServers.shared.docroot
+        let sources: [(url: URL, body: Data?)] = [
+            (try TestServers.shared.url(.nginx, "/1m.bin"), try Data(contentsOf: docroot.appendingPathComponent("1m.bin"))),
+            (try TestServers.shared.url(.nginx, "/small"), try Data(contentsOf: docroot.appendingPathComponent("small"))),
+            (try TestServers.shared.url(.fault, "/stall"), nil),
+            (try TestServers.shared.url(.fault, "/truncate"), nil),
+        ]
+        var random = SplitMix64(seed: 0x57_2EA)
+        let count = 100
+        final class Received: @unchecked Sendable { // touched only on its stream's serial queue, then read after the wait
+            var data = Data()
+            var completions = 0
+            var chunksAfterCompletion = 0
+            var error: AFError?
+        }
+        var expectations: [XCTestExpectation] = []
+        var plan: [(source: Int, action: StreamAction, received: Received, queue: DispatchQueue)] = []
+        for index in 0..<count {
+            let source = Int(random.next() % UInt64(sources.count))
+            let action = StreamAction.allCases[Int(random.next() % UInt64(StreamAction.allCases.count))]
+            let delay = Double(random.next() % 30) / 1000
+            let received = Received()
+            let queue = DispatchQueue(label: "chaos.stream.\(index)")
+            plan.append((source, action, received, queue))
+            let done = expectation(description: "stream \(index)")
+            let request = session.streamRequest(sources[source].url)
+            request.responseStream(on: queue) { stream in
+                switch stream.event {
+                case let .stream(.success(data)):
+                    if received.completions > 0 { received.chunksAfterCompletion += 1 }
+                    received.data.append(data)
+                    if action == .cancelFromTheHandler { stream.cancel() }
+                case let .complete(completion):
+                    received.completions += 1
+                    received.error = completion.error
+                    done.fulfill()
+                }
+            }
+            expectations.append(done)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                switch action {
+                case .none, .cancelFromTheHandler: break
+                case .cancel: request.cancel()
+                case .suspendThenResume:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.resume() }
+                case .suspendThenCancel:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() }
+                }
+            }
+        }
+        wait(for: expectations, timeout: 60)
+        for (index, entry) in plan.enumerated() {
+            entry.queue.sync {}
+            let received = entry.received
+            let what = "stream \(index) (\(sources[entry.source].url.path), \(entry.action))"
+            XCTAssertEqual(received.completions, 1, what)
+            XCTAssertEqual(received.chunksAfterCompletion, 0, what)
+            if let body = sources[entry.source].body {
+                XCTAssertTrue(body.starts(with: received.data), "\(what): \(received.data.count) bytes that are not a prefix of the body")
+                if received.error == nil { XCTAssertEqual(received.data.count, body.count, what) }
+            } else {
+                XCTAssertNotNil(received.error, "\(what) cannot succeed")
+            }
+            if case .explicitlyCancelled? = received.error {
+                XCTAssertNotEqual(entry.action, .none, what)
+                XCTAssertNotEqual(entry.action, .suspendThenResume, what)
+            }
+        }
+    }
+
+    /// async/await requests whose tasks are cancelled at random moments: every task ends,
+    /// with the body or an error, and `explicitlyCancelled` only for a cancelled task.
+    func testRandomlyCancelledTasksEndWithTheBodyOrAnError() async throws {
+        let session = testSession {
+            $0.httpMaximumConnectionsPerHost = 32
+            $0.timeoutIntervalForRequest = 1
+        }
+        let small = try TestServers.shared.url(.nginx, "/small")
+        let large = try TestServers.shared.url(.nginx, "/1m.bin")
+        let stall = try TestServers.shared.url(.fault, "/stall")
+        let sizes = [small: 100, large: 1 << 20]
+        var random = SplitMix64(seed: 0xA5_11C)
+        var tasks: [(Task<Result<Data, AFError>, Never>, URL, Bool)] = []
+        for _ in 0..<150 {
+            let url = [small, large, stall][Int(random.next() % 3)]
+            let task = Task { await session.request(url).serializingData().result }
+            let cancel = random.next() % 2 == 0
+            if cancel {
+                let delay = UInt64(random.next() % 20_000_000)
+                Task {
+                    try? await Task.sleep(nanoseconds: delay)
+                    task.cancel()
+                }
+            }
+            tasks.append((task, url, cancel))
+        }
+        for (index, (task, url, cancelled)) in tasks.enumerated() {
+            let what = "task \(index) (\(url.path), cancelled: \(cancelled))"
+            switch await task.value {
+            case let .success(data):
+                XCTAssertEqual(data.count, sizes[url], what)
+            case let .failure(error):
+                if error.isExplicitlyCancelledError {
+                    XCTAssertTrue(cancelled, what)
+                } else {
+                    XCTAssertNotNil(urlErrorCode(error), "\(what): \(error)")
+                }
+            }
+        }
+    }
+}
+
+extension ChaosTests {
+    /// Uploads of data, files and streams interrupted at random moments: each completes once,
+    /// and a success echoes exactly the body sent.
+    func testRandomlyInterruptedUploadsCompleteOnceAndEchoTheirBody() throws {
+        let session = testSession { $0.httpMaximumConnectionsPerHost = 32 }
+        let text = String(repeating: "chaos upload ", count: 20_000)
+        let body = Data(text.utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-chaos-upload-\(UUID().uuidString)")
+        try body.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let url = try TestServers.shared.url(.httpbin, "/post")
+        var random = SplitMix64(seed: 0x0_B10AD)
+        let count = 60
+        let results = Collector<(index: Int, response: AFDataResponse<Data>)>()
+        var expectations: [XCTestExpectation] = []
+        var actions: [Action] = []
+        for index in 0..<count {
+            let action = Action.allCases[Int(random.next() % UInt64(Action.allCases.count))]
+            let delay = Double(random.next() % 30) / 1000
+            let request: UploadRequest
+            switch random.next() % 3 {
+            case 0: request = session.upload(body, to: url, headers: ["Content-Type": "text/plain"])
+            case 1: request = session.upload(file, to: url, headers: ["Content-Type": "text/plain"])
+            default: request = session.upload(InputStream(data: body), to: url, headers: ["Content-Type": "text/plain"])
+            }
+            let done = expectation(description: "upload \(index)")
+            request.responseData(queue: .global()) { response in
+                results.append((index, response))
+                done.fulfill()
+            }
+            expectations.append(done)
+            actions.append(action)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                switch action {
+                case .none: break
+                case .cancel: request.cancel()
+                case .suspendThenResume:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.resume() }
+                case .suspendThenCancel:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() }
+                case .cancelTwiceFromTwoThreads:
+                    DispatchQueue.global().async { request.cancel() }
+                    request.cancel()
+                }
+            }
+        }
+        wait(for: expectations, timeout: 60)
+        XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
+        for (index, response) in results.values {
+            let what = "upload \(index) (\(actions[index]))"
+            if let error = response.error {
+                if error.isExplicitlyCancelledError {
+                    XCTAssertNotEqual(actions[index], .none, what)
+                    XCTAssertNotEqual(actions[index], .suspendThenResume, what)
+                } else {
+                    XCTFail("\(what): \(error)")
+                }
+            } else {
+                XCTAssertEqual(json(response.data)["data"] as? String, text, what)
+            }
+        }
+    }
+}
+
 /// A small seeded generator, so a failure can be replayed.
 private struct SplitMix64 {
     private var state: UInt64
