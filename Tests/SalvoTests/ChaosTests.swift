@@ -361,6 +361,68 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    /// Requests retried by `RetryPolicy`, cancelled at random moments, while their session is
+    /// released halfway: every request completes once, with its body, a cancellation, the
+    /// session's end, or the retried failure, and nothing else.
+    func testRetriesCancelsAndAReleasedSessionCompleteEveryRequestOnce() throws {
+        var session: Session? = Session(configuration: {
+            let configuration = URLSessionConfiguration.af.default
+            configuration.httpMaximumConnectionsPerHost = 32
+            configuration.timeoutIntervalForRequest = 1
+            return configuration
+        }(), interceptor: RetryPolicy(retryLimit: 3, exponentialBackoffBase: 2, exponentialBackoffScale: 0.01),
+                                        responseQueue: DispatchQueue(label: "chaos.responses"))
+        var random = SplitMix64(seed: 0x2E_721)
+        let count = 120
+        let results = Collector<(index: Int, response: AFDataResponse<Data>)>()
+        var expectations: [XCTestExpectation] = []
+        var cancelled: [Bool] = []
+        for index in 0..<count {
+            let url: URL
+            switch random.next() % 3 {
+            case 0: url = try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)")
+            case 1: url = try TestServers.shared.url(.fault, "/stall-headers")
+            default: url = try TestServers.shared.url(.nginx, "/small")
+            }
+            let cancel = random.next() % 3 == 0
+            let delay = Double(random.next() % 40) / 1000
+            let request = session!.request(url).validate()
+            let done = expectation(description: "request \(index)")
+            request.responseData(queue: .global()) { response in
+                results.append((index, response))
+                done.fulfill()
+            }
+            expectations.append(done)
+            cancelled.append(cancel)
+            if cancel { DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() } }
+        }
+        // Halfway through the first attempts and the retries' back-off, the session goes.
+        let released = expectation(description: "released")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { [session] in
+            _ = session
+            released.fulfill()
+        }
+        session = nil
+        wait(for: [released], timeout: 10)
+        wait(for: expectations, timeout: 60)
+        XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
+        for (index, response) in results.values {
+            let what = "request \(index) (\(response.request?.url?.path ?? "not sent"), cancelled: \(cancelled[index]))"
+            guard let error = response.error else {
+                XCTAssertEqual(response.response?.statusCode, 200, what)
+                continue
+            }
+            if error.isExplicitlyCancelledError {
+                XCTAssertTrue(cancelled[index], what)
+            } else {
+                XCTAssertTrue(error.isSessionDeinitializedError || error.isRequestRetryError
+                                  || error.isResponseValidationError || urlErrorCode(error) != nil, "\(what): \(error)")
+            }
+        }
+    }
+}
+
 /// A small seeded generator, so a failure can be replayed.
 private struct SplitMix64 {
     private var state: UInt64
