@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum { SALVO_HEADER_STATUS_LINE = 0, SALVO_HEADER_BLOCK_END = 1 };
 
@@ -62,6 +63,50 @@ static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nite
     if (status) return block->event(block->context, SALVO_HEADER_STATUS_LINE, length);
     if (length <= 2) return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
     return length;
+}
+
+/// The value of the current response's first header line called `name` (any case; `name`
+/// without the colon), leading spaces skipped, up to the line's end without CR LF; NULL
+/// when there is none. `*length` receives the value's length.
+static inline const char *salvo_header_block_value(const salvo_header_block *block, const char *name, size_t *length) {
+    size_t name_length = strlen(name);
+    size_t index = 0;
+    while (index < block->count && block->bytes[index] != '\n') index++;
+    index++;
+    while (index < block->count) {
+        size_t start = index;
+        while (index < block->count && block->bytes[index] != '\n') index++;
+        if (index - start > name_length && block->bytes[start + name_length] == ':' &&
+            strncasecmp((const char *)block->bytes + start, name, name_length) == 0) {
+            size_t value = start + name_length + 1;
+            size_t end = index;
+            while (value < end && (block->bytes[value] == ' ' || block->bytes[value] == '\t')) value++;
+            while (end > value && (block->bytes[end - 1] == '\r' || block->bytes[end - 1] == ' ')) end--;
+            *length = end - value;
+            return (const char *)block->bytes + value;
+        }
+        index++;
+    }
+    return NULL;
+}
+
+/// Whether the current response has a header line called `name` (any case; `name` without
+/// the colon). Used at the end of a header block, where libcurl 7.88 does not yet know the
+/// redirect URL (CURLINFO_REDIRECT_URL is filled in only when the transfer ends).
+static inline int salvo_header_block_has(const salvo_header_block *block, const char *name) {
+    size_t name_length = strlen(name);
+    size_t index = 0;
+    // The status line first, then one header per line.
+    while (index < block->count && block->bytes[index] != '\n') index++;
+    index++;
+    while (index < block->count) {
+        size_t start = index;
+        while (index < block->count && block->bytes[index] != '\n') index++;
+        if (index - start > name_length && block->bytes[start + name_length] == ':' &&
+            strncasecmp((const char *)block->bytes + start, name, name_length) == 0) return 1;
+        index++;
+    }
+    return 0;
 }
 
 #endif

@@ -27,6 +27,7 @@ final class ChaosTests: XCTestCase {
             Endpoint(url: try TestServers.shared.url(.fault, "/truncate"), bodyLength: nil),
             Endpoint(url: try TestServers.shared.url(.fault, "/reset"), bodyLength: nil),
         ]
+        let nginxPort = try TestServers.shared.url(.nginx, "/").port
         var random = SplitMix64(seed: 0x5A1_70)
         let count = 300
         let calls = Collector<Int>()
@@ -83,6 +84,9 @@ final class ChaosTests: XCTestCase {
             } else if let error = response.error {
                 XCTAssertFalse(result.cancelled, "\(what): cancelled but failed with \(error)")
                 XCTAssertNotNil(urlErrorCode(error), "\(what): \(error)")
+                // Left alone, nginx's files always arrive (a request waiting for a connection
+                // does not burn its timeout).
+                XCTAssertFalse(action == .none && endpoint.url.port == nginxPort, "\(what): \(error)")
             } else {
                 XCTAssertEqual(response.response?.statusCode, 200, what)
                 XCTAssertNotNil(endpoint.bodyLength, "\(what) cannot succeed")
@@ -289,6 +293,8 @@ extension ChaosTests {
                     XCTAssertTrue(cancelled, what)
                 } else {
                     XCTAssertNotNil(urlErrorCode(error), "\(what): \(error)")
+                    // A stall cancelled within 20 ms cannot reach its 1 s idle timeout first.
+                    XCTAssertFalse(cancelled && url == stall, "\(what): \(error)")
                 }
             }
         }
@@ -407,6 +413,10 @@ extension ChaosTests {
         wait(for: [released], timeout: 10)
         wait(for: expectations, timeout: 60)
         XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
+        // Requests to /stall-headers left alone can end only with their session (their 1 s
+        // idle timeout is far off when it goes).
+        XCTAssertTrue(results.values.contains { $0.response.error?.isSessionDeinitializedError == true },
+                      "the released session ended no request")
         for (index, response) in results.values {
             let what = "request \(index) (\(response.request?.url?.path ?? "not sent"), cancelled: \(cancelled[index]))"
             guard let error = response.error else {

@@ -35,6 +35,18 @@ final class DataStreamRequestTests: XCTestCase {
         XCTAssertEqual(result.data, try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("1m.bin")))
     }
 
+    /// A redirect's own body (httpbin's HTML) is not streamed; only the final response's is.
+    func testARedirectsBodyIsNotStreamed() throws {
+        let session = testSession()
+        let target = try TestServers.shared.url(.nginx, "/small")
+        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
+        redirect.queryItems = [URLQueryItem(name: "url", value: target.absoluteString), URLQueryItem(name: "status_code", value: "302")]
+        let result = collect(session.streamRequest(try XCTUnwrap(redirect.url)))
+        XCTAssertNil(result.completion?.error)
+        XCTAssertEqual(result.completion?.response?.statusCode, 200)
+        XCTAssertEqual(result.data, try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small")))
+    }
+
     func testValidationIsNeverSkippedWhenTheHandlerQueueIsConcurrent() throws {
         // The head (and its validation), the chunks and the completion are handled on the
         // session's serial queue; with a concurrent handler queue they once raced, and a

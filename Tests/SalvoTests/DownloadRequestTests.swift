@@ -111,6 +111,21 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("invalid").path))
     }
 
+    /// A download with the caller's own `Range`, redirected: the second hop starts the file
+    /// over (it once cut the file back to the range's start, a file that was not resumed).
+    func testACallersRangeThroughARedirect() throws {
+        let session = testSession()
+        let target = try TestServers.shared.url(.nginx, "/small")
+        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
+        redirect.queryItems = [URLQueryItem(name: "url", value: target.absoluteString)]
+        let request = session.download(try XCTUnwrap(redirect.url), headers: ["Range": "bytes=50-"], to: destination("ranged"))
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 206)
+        let small = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small"))
+        XCTAssertEqual(try Data(contentsOf: scratch.appendingPathComponent("ranged")), small.dropFirst(50))
+    }
+
     func testCancelWithoutValidatorsMakesNoResumeDataAndLeavesNoFile() throws {
         let session = testSession()
         // The fault server sends no ETag or Last-Modified: nothing to resume against.

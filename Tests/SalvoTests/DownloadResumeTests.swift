@@ -110,6 +110,44 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertTrue(try Data(contentsOf: target) == whole, "the whole partial file was not kept")
     }
 
+    /// A resumed download whose URL redirects keeps its partial file through the redirect
+    /// hop: the redirect's own body is not the file's (libcurl 7.88 names the redirect URL only
+    /// once the transfer ends, so the hop is told from its status and `Location`).
+    func testResumingThroughARedirectKeepsThePartialFile() throws {
+        let session = testSession()
+        let served = try servedFile("redirected-\(UUID().uuidString).bin", size: 32 << 20, seed: 5)
+        let resumeData = try cancelledDownload(session, served.url)
+        var info = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])
+        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
+        redirect.queryItems = [URLQueryItem(name: "url", value: served.url.absoluteString)]
+        info["url"] = try XCTUnwrap(redirect.url).absoluteString
+        let redirectedResumeData = try JSONSerialization.data(withJSONObject: info)
+
+        let (target, destination) = self.destination("redirected.bin")
+        let response = awaitDownload(session.download(resumingWith: redirectedResumeData, to: destination))
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 206)
+        XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
+    }
+
+    /// A 206 that does not continue the partial file (here it starts at byte 0 whatever was
+    /// asked) fails the download rather than append the wrong bytes.
+    func testARangeAnswerThatDoesNotContinueTheFileFails() throws {
+        let session = testSession()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let partial = directory.appendingPathComponent("\(UUID().uuidString).partial")
+        try Data("abcde".utf8).write(to: partial)
+        let info: [String: Any] = [
+            "format": "org.salvo.resume-data", "version": 1, "bytes": 5, "partialFile": partial.path, "etag": "\"w\"",
+            "url": try TestServers.shared.url(.fault, "/wrong-range").absoluteString,
+        ]
+        let (target, destination) = self.destination("wrong.bin")
+        let response = awaitDownload(session.download(resumingWith: try JSONSerialization.data(withJSONObject: info), to: destination))
+        XCTAssertEqual(urlErrorCode(response.error), .badServerResponse, String(describing: response.error))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
+    }
+
     func testResumeAfterTheFileChangedStartsOver() throws {
         let session = testSession()
         let name = "changing-\(UUID().uuidString).bin"

@@ -34,6 +34,9 @@ Routes (query parameters in brackets):
                                Content-Length: N*BYTES, then N chunks of
                                BYTES bytes ("x"), one every MS milliseconds
                                (defaults: chunks=5, interval=100, size=10)
+    /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
+                               Range was asked for (a range answer that does not
+                               continue the client's partial file)
     /fail-twice?key=K[&times=N][&status=S]
                                per key K: answers S (default 503) to the
                                first N (default 2) requests, then 200 with
@@ -151,6 +154,9 @@ async def handle_request(method, target, headers, reader, writer, served):
 
     if path == "/ok":
         writer.write(response(200, "OK", b"ok\n"))
+    elif path == "/wrong-range":
+        writer.write(response(206, "Partial Content", b"0123456789",
+                              extra=("ETag: \"w\"", "Content-Range: bytes 0-9/10")))
     elif path == "/one-per-connection":
         # Answers the first request of a connection, keeping it alive, and closes on the
         # second without a reply: what a server's idle-connection timeout looks like to a

@@ -25,6 +25,9 @@ final class DownloadAttempts: AttemptHooks {
         var lastURL: String?
         var lastHead: ResponseHead?
         var size: Int64 = 0
+        /// Where the resumed partial file is continued from (the start of the `Range` asked
+        /// for), when this download resumes one; `nil` for a file the download made itself.
+        var resumedFrom: Int64?
     }
 
     let destination: DownloadRequest.Destination?
@@ -64,15 +67,16 @@ final class DownloadAttempts: AttemptHooks {
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
         let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
         do {
-            let (path, isNew) = try state.withLock { state -> (String, Bool) in
-                if let path = state.partialPath { return (path, false) }
-                if let resumingFrom, rangeStart != nil {
+            let (path, isNew, resumedFrom) = try state.withLock { state -> (String, Bool, Int64?) in
+                if let path = state.partialPath { return (path, false, state.resumedFrom) }
+                if let resumingFrom, let rangeStart {
                     state.partialPath = resumingFrom.partialFile
-                    return (resumingFrom.partialFile, false)
+                    state.resumedFrom = rangeStart
+                    return (resumingFrom.partialFile, false, rangeStart)
                 }
                 let path = try Self.makeTemporaryPath()
                 state.partialPath = path
-                return (path, true)
+                return (path, true, nil)
             }
             if isNew {
                 if let stale = resumingFrom?.partialFile, stale != path {
@@ -82,7 +86,10 @@ final class DownloadAttempts: AttemptHooks {
                 transfer.sink = try ResponseFileSink.create(at: path)
             } else {
                 let sink = try ResponseFileSink.append(to: path)
-                try sink.truncate(to: rangeStart ?? 0)
+                // A resumed file keeps its first bytes; a file this download made (a redirect
+                // hop, a retry) starts over, whatever `Range` the caller asked for.
+                try sink.truncate(to: resumedFrom ?? 0)
+                sink.expectedRangeStart = resumedFrom
                 transfer.sink = sink
             }
         } catch {

@@ -13,9 +13,11 @@ import Foundation
 /// ```
 ///
 /// `etag` and `lastModified` are the validators of the response that was cut short, either
-/// may be absent (not both). Resuming asks for `Range: bytes=<bytes>-` with `If-Range` set
-/// to the ETag (or else Last-Modified): the server then sends the rest only if the file has
-/// not changed, and the whole file otherwise, in which case the download starts over.
+/// may be absent (not both). Resuming asks for `Range: bytes=<bytes - 1>-` (from the last byte
+/// held, so a partial file already whole still gets a `206`) with `If-Range` set to the ETag
+/// (or else Last-Modified): the server then sends the rest only if the file has not changed,
+/// and the whole file otherwise, in which case the download starts over. A `206` that does
+/// not start where asked fails the download with `URLError(.badServerResponse)`.
 ///
 /// - Note: Unlike URLSession's, this resume data is not a property list and names the
 ///   partial file by path; the file stays in the temporary directory until the download is

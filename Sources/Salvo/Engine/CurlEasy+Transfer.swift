@@ -211,8 +211,14 @@ extension CurlEasy {
             failure = CurlError(code: Int(CURLE_READ_ERROR.rawValue), message: "the request body could not be read: \(reason)")
         } else if failure == nil && code != CURLE_OK {
             failure = CurlError.from(code: code, detail: errorBuffer)
-            if code == CURLE_WRITE_ERROR, let errno = transfer.fileSink?.writeError, errno != 0 {
-                failure = failure?.withWriteErrno(errno)
+            if code == CURLE_WRITE_ERROR, let sink = transfer.fileSink {
+                if let mismatch = sink.rangeMismatch {
+                    let received = mismatch.received.map { "at byte \($0)" } ?? "without a Content-Range"
+                    failure = CurlError(code: Int(CURLE_RANGE_ERROR.rawValue),
+                                        message: "the server's 206 answer starts \(received), not at byte \(mismatch.expected) where the partial file ends")
+                } else if sink.writeError != 0 {
+                    failure = failure?.withWriteErrno(sink.writeError)
+                }
             }
         }
         let body = transfer.received.takeData()

@@ -51,6 +51,8 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         case CURLE_PARTIAL_FILE: return .networkConnectionLost
         case CURLE_HTTP2, CURLE_HTTP2_STREAM: return .networkConnectionLost
         case CURLE_WEIRD_SERVER_REPLY: return .badServerResponse
+        // A range answer that does not continue the partial file.
+        case CURLE_RANGE_ERROR: return .badServerResponse
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
         case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled

@@ -20,6 +20,12 @@ final class ResponseFileSink: ResponseSink {
     private(set) var writeError: Int32 = 0
     /// The body of a redirect or of an intermediate response is not the download's.
     private var discarding = false
+    /// For a resumed file, the first byte a `206` answer must start at (set before the
+    /// transfer starts); `nil` when any start is right (a range the caller asked for).
+    var expectedRangeStart: Int64?
+    /// Set when a `206` answer started elsewhere than `expectedRangeStart`: appending it would
+    /// corrupt the file, so the transfer ends (see `CurlEasy.outcome`).
+    private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
     private var descriptor: Int32
 
     /// Creates a new file, failing if one exists at `path` (`O_EXCL`): a sink never writes
@@ -81,8 +87,13 @@ final class ResponseFileSink: ResponseSink {
     /// A redirect's body is dropped, so the file keeps what earlier hops wrote. A file that
     /// already held bytes keeps them only when the server answers the range with 206;
     /// any other final answer means the whole body follows, so the file starts over.
-    override func headersEnded(status: Int, isRedirect: Bool) {
+    override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         discarding = isRedirect || status < 200
+        if !discarding, status == 206, let expected = expectedRangeStart, rangeStart != expected {
+            rangeMismatch = (expected, rangeStart)
+            writeError = EINVAL
+            return
+        }
         guard !discarding, size > 0, status != 206 else { return }
         if ftruncate(descriptor, 0) == 0 {
             size = 0

@@ -9,5 +9,6 @@ class ResponseSink {
     func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { count }
 
     /// Told when a response's header block ends (loop thread), before its body arrives.
-    func headersEnded(status: Int, isRedirect: Bool) {}
+    /// `rangeStart` is the first byte of a `206` answer's `Content-Range`, when it is one.
+    func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {}
 }

@@ -24,7 +24,7 @@ final class ResponseStreamSink: ResponseSink {
         return count
     }
 
-    override func headersEnded(status: Int, isRedirect: Bool) {
+    override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         // A redirect's body is not the stream's.
         discarding = isRedirect || status < 200
     }

@@ -151,7 +151,8 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     private func headersComplete(_ easy: CurlEasy) {
         if let sink {
             let status = easy.getLong(CURLINFO_RESPONSE_CODE)
-            sink.headersEnded(status: status, isRedirect: (300...399).contains(status) && easy.getString(CURLINFO_REDIRECT_URL) != nil)
+            sink.headersEnded(status: status, isRedirect: Self.isRedirect(status: status, easy),
+                              rangeStart: status == 206 ? Self.contentRangeStart(easy) : nil)
         } else {
             // Reserve the body once when its length is known.
             let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
@@ -160,12 +161,30 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         if let headHandler { announceHead(easy, headHandler) }
     }
 
+    /// Whether the response whose headers just ended is a redirect the request layer follows
+    /// (`Session.followRedirect`): a redirect status with a `Location`. Read from the header
+    /// lines, since libcurl 7.88 fills in `CURLINFO_REDIRECT_URL` only when the transfer ends.
+    static func isRedirect(status: Int, _ easy: CurlEasy) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return salvo_header_block_has(easy.headerBlock, "location") != 0
+        default: return false
+        }
+    }
+
+    /// `N` of a `Content-Range: bytes N-M/T` line, or `nil`.
+    static func contentRangeStart(_ easy: CurlEasy) -> Int64? {
+        var length = 0
+        guard let value = salvo_header_block_value(easy.headerBlock, "content-range", &length) else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(start: value, count: length), as: UTF8.self)
+        guard text.hasPrefix("bytes "), let dash = text.firstIndex(of: "-") else { return nil }
+        return Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash].trimmingCharacters(in: .whitespaces))
+    }
+
     private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) {
         let status = easy.getLong(CURLINFO_RESPONSE_CODE)
         guard status >= 200 else { return }
-        let redirect = (300...399).contains(status) ? easy.getString(CURLINFO_REDIRECT_URL) : nil
         // A redirect that will be followed is not the response the caller waits for.
-        guard redirect == nil else { return }
+        guard !Self.isRedirect(status: status, easy) else { return }
         let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.versionText(easy.getLong(CURLINFO_HTTP_VERSION)) ?? "1.1",
                                 url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
                                 contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
