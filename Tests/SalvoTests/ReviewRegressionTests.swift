@@ -23,6 +23,26 @@ final class ReviewRegressionTests: XCTestCase {
         XCTAssertEqual(statuses.values, [200])
     }
 
+    /// A redirect that is followed is not the response `onHTTPResponse` reports: only the
+    /// final one is (the redirect was once told from CURLINFO_REDIRECT_URL, which libcurl
+    /// 7.88 fills in only when the transfer ends).
+    func testAFollowedRedirectIsNotReportedAsTheResponse() throws {
+        let session = testSession()
+        let statuses = Collector<Int>()
+        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
+        redirect.queryItems = [URLQueryItem(name: "url", value: try TestServers.shared.url(.nginx, "/small").absoluteString)]
+        let heard = expectation(description: "onHTTPResponse")
+        let request = session.request(try XCTUnwrap(redirect.url))
+            .onHTTPResponse(on: .global()) { response in
+                statuses.append(response.statusCode)
+                heard.fulfill()
+            }
+        let response = awaitData(request)
+        XCTAssertNil(response.error)
+        wait(for: [heard], timeout: 10)
+        XCTAssertEqual(statuses.values, [200])
+    }
+
     /// A download cancelled while it waits to retry leaves no partial file.
     func testDownloadCancelledDuringRetryBackoffLeavesNoPartialFile() throws {
         let partials = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
