@@ -148,6 +148,31 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
     }
 
+    /// A resumed download answered with the whole body starts its file over; when that
+    /// attempt breaks, the retries ask for the whole file again (they once asked for the old
+    /// range and failed to cut the new, shorter file back to it).
+    func testRetriesOfAResumeThatStartedOverAskForTheWholeFile() throws {
+        let session = Session(configuration: .af.default, interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01),
+                              responseQueue: DispatchQueue(label: "test"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let partial = directory.appendingPathComponent("\(UUID().uuidString).partial")
+        try Data(repeating: 7, count: 500).write(to: partial)
+        // /truncate answers 200 with Content-Length 1000, sends 100 bytes and closes.
+        let info: [String: Any] = [
+            "format": "org.salvo.resume-data", "version": 1, "bytes": 500, "partialFile": partial.path, "etag": "\"t\"",
+            "url": try TestServers.shared.url(.fault, "/truncate").absoluteString,
+        ]
+        let (target, destination) = self.destination("restarted.bin")
+        let request = session.download(resumingWith: try JSONSerialization.data(withJSONObject: info), to: destination)
+        let response = awaitDownload(request)
+        XCTAssertEqual(urlErrorCode(response.error), .networkConnectionLost, String(describing: response.error))
+        XCTAssertEqual(request.retryCount, 2)
+        let ranges = request.requests.map { $0.value(forHTTPHeaderField: "Range") }
+        XCTAssertEqual(ranges, ["bytes=499-", nil, nil])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
+    }
+
     func testResumeAfterTheFileChangedStartsOver() throws {
         let session = testSession()
         let name = "changing-\(UUID().uuidString).bin"

@@ -10,6 +10,10 @@ protocol AttemptHooks: AnyObject, Sendable {
     /// libcurl's `Expect: 100-continue` wait.
     var sendsBodySource: Bool { get }
 
+    /// The spec an attempt sends instead of the one the request would send, or `nil` to send
+    /// that one (a resumed download that had to start over no longer asks for a range).
+    func attemptSpec(_ spec: RequestSpec) -> RequestSpec?
+
     /// Equips a transfer before it is submitted, on the thread sending the attempt.
     ///
     /// - Throws: An `AFError`, which fails the request without a retry.
@@ -27,4 +31,8 @@ protocol AttemptHooks: AnyObject, Sendable {
 
     /// Runs once, when the request completes by any path, before its handlers run.
     func requestFinishing(_ request: Request)
+}
+
+extension AttemptHooks {
+    func attemptSpec(_ spec: RequestSpec) -> RequestSpec? { nil }
 }

@@ -28,6 +28,8 @@ final class DownloadAttempts: AttemptHooks {
         /// Where the resumed partial file is continued from (the start of the `Range` asked
         /// for), when this download resumes one; `nil` for a file the download made itself.
         var resumedFrom: Int64?
+        /// A resumed download was answered with the whole body, which started its file over.
+        var restartedResume = false
     }
 
     let destination: DownloadRequest.Destination?
@@ -63,6 +65,14 @@ final class DownloadAttempts: AttemptHooks {
     }
 
     // MARK: AttemptHooks
+
+    func attemptSpec(_ spec: RequestSpec) -> RequestSpec? {
+        guard state.withLock({ $0.restartedResume }) else { return nil }
+        var fresh = spec
+        fresh.headers.remove(name: "Range")
+        fresh.headers.remove(name: "If-Range")
+        return fresh
+    }
 
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
         let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
@@ -101,6 +111,12 @@ final class DownloadAttempts: AttemptHooks {
         guard let sink = transfer.fileSink else { return }
         sink.close()
         state.withLock {
+            // The file now holds (the start of) the whole body: a resumed download that had to
+            // start over is resumed no more, and a retry asks for the whole file again.
+            if sink.restarted, $0.resumedFrom != nil {
+                $0.resumedFrom = nil
+                $0.restartedResume = true
+            }
             $0.lastURL = transfer.url
             $0.lastHead = outcome.head
             $0.size = sink.size

@@ -26,6 +26,8 @@ final class ResponseFileSink: ResponseSink {
     /// Set when a `206` answer started elsewhere than `expectedRangeStart`: appending it would
     /// corrupt the file, so the transfer ends (see `CurlEasy.outcome`).
     private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
+    /// The file held bytes and the answer was the whole body, so the file started over.
+    private(set) var restarted = false
     private var descriptor: Int32
 
     /// Creates a new file, failing if one exists at `path` (`O_EXCL`): a sink never writes
@@ -97,6 +99,7 @@ final class ResponseFileSink: ResponseSink {
         guard !discarding, size > 0, status != 206 else { return }
         if ftruncate(descriptor, 0) == 0 {
             size = 0
+            restarted = true
         } else {
             writeError = errno
         }
