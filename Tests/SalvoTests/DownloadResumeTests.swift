@@ -173,6 +173,40 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
     }
 
+    /// A resumed download cancelled before any answer came still makes resume data for its
+    /// partial file (it once made none and deleted the file), and that data resumes.
+    func testCancellingAResumeBeforeItsAnswerKeepsThePartialFile() throws {
+        let session = testSession()
+        let served = try servedFile("early-\(UUID().uuidString).bin", size: 32 << 20, seed: 9)
+        let resumeData = try cancelledDownload(session, served.url)
+        var info = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])
+        let partialFile = try XCTUnwrap(info["partialFile"] as? String)
+        info["url"] = try TestServers.shared.url(.fault, "/stall-headers").absoluteString
+        let again = expectation(description: "resume data")
+        let box = Box<Data?>()
+        // Cancelled once its transfer is on its way; /stall-headers never answers.
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "monitor"))
+        monitor.requestDidCreateTransfer = { request, _ in
+            (request as? DownloadRequest)?.cancel { data in
+                box.set(data)
+                again.fulfill()
+            }
+        }
+        let monitored = Session(eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test"))
+        let stalled = monitored.download(resumingWith: try JSONSerialization.data(withJSONObject: info))
+        let response = awaitDownload(stalled)
+        wait(for: [again], timeout: 30)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: partialFile), "the partial file was deleted")
+        var next = try XCTUnwrap(JSONSerialization.jsonObject(with: try XCTUnwrap(box.value ?? nil, "no resume data")) as? [String: Any])
+        next["url"] = served.url.absoluteString
+
+        let (target, destination) = self.destination("early.bin")
+        let finished = awaitDownload(session.download(resumingWith: try JSONSerialization.data(withJSONObject: next), to: destination))
+        XCTAssertNil(finished.error)
+        XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
+    }
+
     func testResumeAfterTheFileChangedStartsOver() throws {
         let session = testSession()
         let name = "changing-\(UUID().uuidString).bin"

@@ -158,7 +158,7 @@ final class DownloadAttempts: AttemptHooks {
             state.finishing = true
             defer { state.resumeDataHandlers = [] }
             guard let path = state.partialPath else { return (nil, state.resumeDataHandlers, nil) }
-            if cancelled, state.producesResumeData, let made = Self.resumeData(path: path, state: state) {
+            if cancelled, state.producesResumeData, let made = Self.resumeData(path: path, state: state, resumingFrom: resumingFrom) {
                 state.resumeData = made
                 return (nil, state.resumeDataHandlers, made)
             }
@@ -173,8 +173,17 @@ final class DownloadAttempts: AttemptHooks {
     // MARK: Helpers
 
     /// Resume data is possible when the cut-short response was the file (200 or 206), had a
-    /// validator to guard `If-Range`, and some bytes arrived.
-    private static func resumeData(path: String, state: State) -> Data? {
+    /// validator to guard `If-Range`, and some bytes arrived; or when a resumed download is
+    /// cancelled before any answer came, with the partial file it was continuing.
+    private static func resumeData(path: String, state: State, resumingFrom: DownloadResumeData?) -> Data? {
+        if state.lastHead == nil, state.resumedFrom != nil, let resumingFrom {
+            // Cancelled before an answer (connecting, or waiting for headers): the partial file
+            // is as it was, less the one byte the range asks for again.
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+            guard size > 0 else { return nil }
+            return DownloadResumeData(url: resumingFrom.url, bytes: size, partialFile: path, etag: resumingFrom.etag,
+                                      lastModified: resumingFrom.lastModified).encoded
+        }
         guard let head = state.lastHead, head.statusCode == 200 || head.statusCode == 206, state.size > 0,
               let url = state.lastURL else { return nil }
         let etag = head.value(forHeader: "ETag")
