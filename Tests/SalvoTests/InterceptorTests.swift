@@ -397,3 +397,36 @@ final class InterceptorTests: XCTestCase {
         withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
     }
 }
+
+/// `onURLRequestCreation`: every request sent, as adapted, retries included.
+final class URLRequestCreationTests: XCTestCase {
+    func testEachAdaptedRequestIsReportedAndALateHandlerGetsTheLast() throws {
+        let adapter = Adapter { request, _, completion in
+            var request = request
+            request.headers.add(name: "X-Adapted", value: "yes")
+            completion(.success(request))
+        }
+        let session = Session(interceptor: Interceptor(adapters: [adapter], retriers: [RetryPolicy(retryLimit: 1, exponentialBackoffScale: 0.01)]),
+                              responseQueue: DispatchQueue(label: "test"))
+        let url = try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)&times=1")
+        let seen = Collector<URLRequest>()
+        let twice = expectation(description: "two requests")
+        twice.expectedFulfillmentCount = 2
+        let request = session.request(url).validate().onURLRequestCreation(on: .global()) { urlRequest in
+            seen.append(urlRequest)
+            twice.fulfill()
+        }
+        let response = awaitData(request)
+        XCTAssertNil(response.error)
+        wait(for: [twice], timeout: 10)
+        XCTAssertEqual(seen.values.map(\.url), [url, url])
+        XCTAssertEqual(seen.values.map { $0.value(forHTTPHeaderField: "X-Adapted") }, ["yes", "yes"])
+
+        let late = expectation(description: "late handler")
+        request.onURLRequestCreation(on: .global()) { urlRequest in
+            XCTAssertEqual(urlRequest.url, url)
+            late.fulfill()
+        }
+        wait(for: [late], timeout: 10)
+    }
+}

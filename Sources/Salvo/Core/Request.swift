@@ -67,6 +67,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
             var finishHandlers: [@Sendable () -> Void] = []
             var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
+            var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
             /// Upload and download progress handlers; `nil` until one is registered.
             var progress: ProgressHandlers?
         }
@@ -107,6 +108,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)? {
             get { extras?.cURLHandler }
             set { setExtra(\.cURLHandler, newValue, isEmpty: newValue == nil) }
+        }
+        var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)? {
+            get { extras?.urlRequestHandler }
+            set { setExtra(\.urlRequestHandler, newValue, isEmpty: newValue == nil) }
         }
         var progress: ProgressHandlers? {
             get { extras?.progress }

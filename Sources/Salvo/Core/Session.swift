@@ -377,8 +377,14 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             return
         }
         if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
-        if !redirectHop, let cURL = request.mutableState.withLock({ $0.extras?.cURLHandler }) {
-            cURL.queue.async { cURL.handler(request.cURLDescription()) }
+        if !redirectHop, let extras = request.mutableState.withLock({ state in
+            state.extras.map { ($0.cURLHandler, $0.urlRequestHandler) }
+        }) {
+            if let cURL = extras.0 { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
+            if let onRequest = extras.1 {
+                let urlRequest = context.urlRequest
+                onRequest.queue.async { onRequest.handler(urlRequest) }
+            }
         }
         loop.send(.add(transfer))
     }
