@@ -321,12 +321,17 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// - Parameter redirectHop: The send follows a redirect within the same attempt: its
     ///   context replaces the attempt's, remembering the attempt's first request, which stays
     ///   the one `Request.request` reports, as with URLSession's original request.
-    func send(_ request: Request, spec requested: RequestSpec, urlRequest requestedURLRequest: URLRequest?, redirectHop: Bool = false) {
+    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false) {
+        if let adjusted = request.attemptHooks?.attemptSpec(spec) {
+            // A changed spec is described by its own URLRequest, built when asked for.
+            sendAttempt(request, spec: adjusted, urlRequest: nil, redirectHop: redirectHop)
+        } else {
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop)
+        }
+    }
+
+    private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool) {
         let hooks = request.attemptHooks
-        let adjusted = hooks?.attemptSpec(requested)
-        let spec = adjusted ?? requested
-        // A changed spec is described by its own URLRequest, built when asked for.
-        let urlRequest = adjusted == nil ? requestedURLRequest : nil
         let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
         let urlString = spec.urlString
