@@ -126,6 +126,24 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: scratch.appendingPathComponent("ranged")), small.dropFirst(50))
     }
 
+    /// A cancel that lands while the finished file is being moved into place (here from the
+    /// destination closure itself) wins, as the request reports: no file is left at the
+    /// destination, and the response says cancelled.
+    func testACancelDuringTheMoveIntoPlaceLeavesNoFile() throws {
+        let session = testSession()
+        let target = scratch.appendingPathComponent("cancelled-at-the-end")
+        let box = Box<DownloadRequest>()
+        let request = session.download(try TestServers.shared.url(.nginx, "/small"), to: { _, _ in
+            box.value?.cancel()
+            return (target, [])
+        })
+        box.set(request)
+        let response = awaitDownload(request)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+        XCTAssertNil(response.fileURL)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "a cancelled download left its file")
+    }
+
     func testCancelWithoutValidatorsMakesNoResumeDataAndLeavesNoFile() throws {
         let session = testSession()
         // The fault server sends no ETag or Last-Modified: nothing to resume against.

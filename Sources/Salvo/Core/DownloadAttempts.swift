@@ -130,6 +130,9 @@ final class DownloadAttempts: AttemptHooks {
             return .responseValidationFailed(reason: .dataFileNil)
         }
         let (destinationURL, options) = (destination ?? DownloadRequest.defaultDestination)(temporaryURL, response)
+        // Cancelled meanwhile (the destination closure may have done it): nothing is moved into
+        // place, and finishing removes the partial file.
+        if request.isCancelled { return nil }
         let fileManager = FileManager.default
         do {
             if options.contains(.createIntermediateDirectories) {
@@ -157,6 +160,12 @@ final class DownloadAttempts: AttemptHooks {
         let (removal, handlers, resumeData) = state.withLock { state -> (String?, [@Sendable (Data?) -> Void], Data?) in
             state.finishing = true
             defer { state.resumeDataHandlers = [] }
+            if cancelled, let moved = state.fileURL {
+                // A cancel that came just after the file was moved into place still wins, as the
+                // request reports it: a cancelled download leaves no file.
+                state.fileURL = nil
+                return (moved.path, state.resumeDataHandlers, nil)
+            }
             guard let path = state.partialPath else { return (nil, state.resumeDataHandlers, nil) }
             if cancelled, state.producesResumeData, let made = Self.resumeData(path: path, state: state, resumingFrom: resumingFrom) {
                 state.resumeData = made
