@@ -132,6 +132,14 @@ final class DataRequestFaultTests: XCTestCase {
         }
     }
 
+    /// A request whose session is gone before a handler is added still completes, once, with
+    /// `sessionDeinitialized` (it was never started, and waited forever).
+    func testAHandlerAddedAfterTheSessionIsGoneCompletes() throws {
+        let request = testSession().request(try TestServers.shared.url(.nginx, "/small"))
+        let response = awaitData(request, timeout: 10)
+        XCTAssertTrue(response.error?.isSessionDeinitializedError == true, String(describing: response.error))
+    }
+
     func testARequestResumedAfterItsSessionIsGoneFailsOnce() throws {
         var session: Session? = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test"))
         let request = session!.request(try TestServers.shared.url(.nginx, "/small"))

@@ -207,6 +207,49 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
     }
 
+    /// A resumed download cancelled while it waits to retry makes resume data that matches
+    /// its file, and the retry that was due does not touch the file afterwards (it once cut the
+    /// file back after the data was made).
+    func testCancellingDuringARetryBackOffKeepsTheResumeDataTrue() throws {
+        let served = try servedFile("backoff-\(UUID().uuidString).bin", size: 32 << 20, seed: 11)
+        let resumeData = try cancelledDownload(testSession(), served.url)
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "monitor"))
+        let got = expectation(description: "resume data")
+        let box = Box<Data?>()
+        monitor.requestIsRetrying = { request in
+            (request as? DownloadRequest)?.cancel { data in
+                box.set(data)
+                got.fulfill()
+            }
+        }
+        let retryOnceLater = Retrier { request, _, _, completion in
+            completion(request.retryCount == 0 ? .retryWithDelay(0.2) : .doNotRetry)
+        }
+        let session = Session(interceptor: retryOnceLater, eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test"))
+        // nginx serves .bin as application/octet-stream: the 206 fails this validation, and the
+        // download waits to retry.
+        let request = session.download(resumingWith: resumeData).validate(contentType: ["text/none"])
+        let response = awaitDownload(request)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+        wait(for: [got], timeout: 30)
+        // The retry was scheduled on the root queue 0.2 s ahead; a block scheduled as far ahead
+        // after it runs after it.
+        let after = expectation(description: "after the retry was due")
+        session.rootQueue.asyncAfter(deadline: .now() + 0.2) { after.fulfill() }
+        wait(for: [after], timeout: 10)
+
+        let data = try XCTUnwrap(box.value ?? nil, "no resume data")
+        let info = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let partialFile = try XCTUnwrap(info["partialFile"] as? String)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: partialFile)[.size] as? NSNumber)
+        XCTAssertEqual(info["bytes"] as? Int, size.intValue, "resume data and its file disagree")
+        let (target, destination) = self.destination("backoff.bin")
+        let resuming = testSession()
+        let finished = awaitDownload(resuming.download(resumingWith: data, to: destination))
+        XCTAssertNil(finished.error)
+        XCTAssertTrue(try Data(contentsOf: target) == Data(contentsOf: served.local), "resumed file differs from the source")
+    }
+
     func testResumeAfterTheFileChangedStartsOver() throws {
         let session = testSession()
         let name = "changing-\(UUID().uuidString).bin"

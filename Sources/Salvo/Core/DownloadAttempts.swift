@@ -77,31 +77,38 @@ final class DownloadAttempts: AttemptHooks {
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
         let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
         do {
-            let (path, isNew, resumedFrom) = try state.withLock { state -> (String, Bool, Int64?) in
-                if let path = state.partialPath { return (path, false, state.resumedFrom) }
-                if let resumingFrom, let rangeStart {
+            // Under the lock, so a request finishing meanwhile (a cancel making resume data)
+            // sees either the file before this attempt touched it or after, with its size.
+            try state.withLock { state in
+                guard !state.finishing else { throw AFError.explicitlyCancelled }
+                let sink: ResponseFileSink
+                if let path = state.partialPath {
+                    sink = try ResponseFileSink.append(to: path)
+                    // A resumed file keeps its first bytes; a file this download made (a
+                    // redirect hop, a retry) starts over, whatever `Range` the caller asked for.
+                    try sink.truncate(to: state.resumedFrom ?? 0)
+                } else if let resumingFrom, let rangeStart {
                     state.partialPath = resumingFrom.partialFile
                     state.resumedFrom = rangeStart
-                    return (resumingFrom.partialFile, false, rangeStart)
+                    sink = try ResponseFileSink.append(to: resumingFrom.partialFile)
+                    try sink.truncate(to: rangeStart)
+                } else {
+                    let path = try Self.makeTemporaryPath()
+                    if let stale = resumingFrom?.partialFile, stale != path {
+                        // The old partial file could not be continued; the download starts over.
+                        try? FileManager.default.removeItem(atPath: stale)
+                    }
+                    sink = try ResponseFileSink.create(at: path)
+                    state.partialPath = path
                 }
-                let path = try Self.makeTemporaryPath()
-                state.partialPath = path
-                return (path, true, nil)
-            }
-            if isNew {
-                if let stale = resumingFrom?.partialFile, stale != path {
-                    // The old partial file could not be continued; the download starts over.
-                    try? FileManager.default.removeItem(atPath: stale)
-                }
-                transfer.sink = try ResponseFileSink.create(at: path)
-            } else {
-                let sink = try ResponseFileSink.append(to: path)
-                // A resumed file keeps its first bytes; a file this download made (a redirect
-                // hop, a retry) starts over, whatever `Range` the caller asked for.
-                try sink.truncate(to: resumedFrom ?? 0)
-                sink.expectedRangeStart = resumedFrom
+                sink.expectedRangeStart = state.resumedFrom
+                // No answer to this attempt yet.
+                state.size = sink.size
+                state.lastHead = nil
                 transfer.sink = sink
             }
+        } catch let error as AFError {
+            throw error
         } catch {
             throw AFError.sessionTaskFailed(error: URLError(.cannotCreateFile, userInfo: [NSUnderlyingErrorKey: error]))
         }
@@ -185,9 +192,10 @@ final class DownloadAttempts: AttemptHooks {
     /// validator to guard `If-Range`, and some bytes arrived; or when a resumed download is
     /// cancelled before any answer came, with the partial file it was continuing.
     private static func resumeData(path: String, state: State, resumingFrom: DownloadResumeData?) -> Data? {
-        if state.lastHead == nil, state.resumedFrom != nil, let resumingFrom {
-            // Cancelled before an answer (connecting, or waiting for headers): the partial file
-            // is as it was, less the one byte the range asks for again.
+        if state.resumedFrom != nil, let resumingFrom {
+            // Still continuing the resumed file (before an answer, between redirect hops, or
+            // after 206s that matched its validator): the file on disk is consistent with the
+            // validators it started with.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
             guard size > 0 else { return nil }
             return DownloadResumeData(url: resumingFrom.url, bytes: size, partialFile: path, etag: resumingFrom.etag,

@@ -337,7 +337,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// immediately. A handler added after completion runs at once on its queue.
     func appendHandler(queue: DispatchQueue, _ run: @escaping @Sendable () -> Void) {
         enum Action { case none, runNow, resume }
-        let startImmediately = delegate?.startRequestsImmediately ?? false
+        // Without its session nothing else would ever start the request: resuming it finishes
+        // it with `sessionDeinitialized`, as Alamofire's session does with its requests when it
+        // goes.
+        let startImmediately = delegate?.startRequestsImmediately ?? true
         let action = mutableState.withLock { state -> Action in
             if state.completed { return .runNow }
             state.handlers.append(Handler(queue: queue, run: run))

@@ -91,8 +91,11 @@ extension Session {
                 }
                 eventMonitor?.requestIsRetrying(request)
                 let retry: @Sendable () -> Void = { [self] in
-                    let initial = request.mutableState.withLock { ($0.currentSpec, $0.userRequests.first) }
-                    guard let spec = initial.0 else { return }
+                    // A request cancelled during the back-off was finished by `cancel()`.
+                    let initial = request.mutableState.withLock { state in
+                        state.completed || state.state == .cancelled ? nil : (state.currentSpec, state.userRequests.first)
+                    }
+                    guard let initial, let spec = initial.0 else { return }
                     adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
                 }
                 if let delay = result.delay, delay > 0 {

@@ -358,6 +358,13 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         if let credential { transfer.credential = (credential.user, credential.password) }
         if let progress { transfer.progress = progress.transferProgress() }
         if let hooks {
+            // A request cancelled while adapting or waiting to retry was finished by
+            // `cancel()`: preparing now would touch a download's partial file after its resume
+            // data was made.
+            guard request.mutableState.withLock({ !$0.completed && $0.state != .cancelled }) else {
+                queue.async { request.finish(on: queue) }
+                return
+            }
             do {
                 try hooks.prepare(transfer, spec: spec)
             } catch {
@@ -366,27 +373,30 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                 return
             }
         }
-        let accepted = request.mutableState.withLock { state -> Bool in
-            guard !state.completed, state.state != .cancelled else { return false }
+        typealias Announce = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
+                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?)
+        // The handlers are read in the same lock that records the attempt, so one added
+        // meanwhile is called either here or by its own registration, not both.
+        let accepted = request.mutableState.withLock { state -> Announce?? in
+            guard !state.completed, state.state != .cancelled else { return nil }
             state.attempt += 1
             state.attemptInFlight = true
             state.transfer = transfer
             if redirectHop { state.contexts.replaceLast(context) } else { state.contexts.append(context) }
             if state.state == .suspended { transfer.userPaused = true }
-            return true
+            guard !redirectHop, let extras = state.extras else { return .some(nil) }
+            return .some((extras.cURLHandler, extras.urlRequestHandler))
         }
-        guard accepted else {
+        guard let announce = accepted else {
             // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
             hooks?.requestFinishing(request)
             queue.async { request.finish(on: queue) }
             return
         }
         if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
-        if !redirectHop, let extras = request.mutableState.withLock({ state in
-            state.extras.map { ($0.cURLHandler, $0.urlRequestHandler) }
-        }) {
-            if let cURL = extras.0 { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
-            if let onRequest = extras.1 {
+        if let announce {
+            if let cURL = announce.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
+            if let onRequest = announce.onRequest {
                 let urlRequest = context.urlRequest
                 onRequest.queue.async { onRequest.handler(urlRequest) }
             }
