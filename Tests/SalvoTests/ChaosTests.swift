@@ -433,6 +433,68 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    /// The same over h2c, where every request is a stream of one multiplexed connection:
+    /// cancelling, pausing and resuming streams must leave the connection and the other
+    /// streams alone, and every request completes once with the whole body or a fitting error.
+    func testRandomCancelsSuspendsAndResumesOverOneHTTP2Connection() throws {
+        let session = testSession({ $0.timeoutIntervalForRequest = 5 }, transport: TransportConfiguration(httpVersion: .http2PriorKnowledge))
+        let docroot = try TestServers.shared.docroot
+        let sources: [(url: URL, body: Data)] = [
+            (try TestServers.shared.url(.nginxH2C, "/small"), try Data(contentsOf: docroot.appendingPathComponent("small"))),
+            (try TestServers.shared.url(.nginxH2C, "/1m.bin"), try Data(contentsOf: docroot.appendingPathComponent("1m.bin"))),
+            (try TestServers.shared.url(.nginxH2C, "/100k.bin"), try Data(contentsOf: docroot.appendingPathComponent("100k.bin"))),
+        ]
+        var random = SplitMix64(seed: 0x2C_4A05)
+        let count = 200
+        let results = Collector<(index: Int, cancelled: Bool, response: AFDataResponse<Data>)>()
+        var expectations: [XCTestExpectation] = []
+        var plan: [(source: Int, action: Action)] = []
+        for index in 0..<count {
+            let source = Int(random.next() % UInt64(sources.count))
+            let action = Action.allCases[Int(random.next() % UInt64(Action.allCases.count))]
+            let delay = Double(random.next() % 40) / 1000
+            plan.append((source, action))
+            let done = expectation(description: "request \(index)")
+            let request = session.request(sources[source].url)
+            request.responseData(queue: .global()) { response in
+                results.append((index, request.isCancelled, response))
+                done.fulfill()
+            }
+            expectations.append(done)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                switch action {
+                case .none: break
+                case .cancel: request.cancel()
+                case .suspendThenResume:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.resume() }
+                case .suspendThenCancel:
+                    request.suspend()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + delay) { request.cancel() }
+                case .cancelTwiceFromTwoThreads:
+                    DispatchQueue.global().async { request.cancel() }
+                    request.cancel()
+                }
+            }
+        }
+        wait(for: expectations, timeout: 60)
+        XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
+        for (index, cancelled, response) in results.values {
+            let (source, action) = plan[index]
+            let what = "request \(index) (\(sources[source].url.path), \(action))"
+            if let error = response.error {
+                // Nothing here fails on its own: only a cancel may end a request early.
+                XCTAssertTrue(error.isExplicitlyCancelledError, "\(what): \(error)")
+                XCTAssertTrue(cancelled, what)
+            } else {
+                XCTAssertEqual(response.data, sources[source].body, what)
+                XCTAssertEqual(response.metrics?.httpVersion, "2", what)
+            }
+        }
+    }
+}
+
 /// A small seeded generator, so a failure can be replayed.
 private struct SplitMix64 {
     private var state: UInt64
