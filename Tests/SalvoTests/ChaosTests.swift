@@ -186,13 +186,29 @@ extension ChaosTests {
             $0.timeoutIntervalForRequest = 1
         }
         let docroot = try TestServers.shared.docroot
-        let sources: [(url: URL, body: Data?)] = [
+        try interruptStreams(session, seed: 0x57_2EA, sources: [
             (try TestServers.shared.url(.nginx, "/1m.bin"), try Data(contentsOf: docroot.appendingPathComponent("1m.bin"))),
             (try TestServers.shared.url(.nginx, "/small"), try Data(contentsOf: docroot.appendingPathComponent("small"))),
             (try TestServers.shared.url(.fault, "/stall"), nil),
             (try TestServers.shared.url(.fault, "/truncate"), nil),
-        ]
-        var random = SplitMix64(seed: 0x57_2EA)
+        ])
+    }
+
+    /// The same over h2c, with consumers slow enough for back-pressure to pause and unpause
+    /// the streams that share the one connection.
+    func testRandomlyInterruptedStreamsOverOneHTTP2Connection() throws {
+        let session = testSession({ $0.timeoutIntervalForRequest = 5 }, transport: TransportConfiguration(httpVersion: .http2PriorKnowledge))
+        let docroot = try TestServers.shared.docroot
+        try interruptStreams(session, seed: 0x2C_57, slowConsumers: true, sources: [
+            (try TestServers.shared.url(.nginxH2C, "/1m.bin"), try Data(contentsOf: docroot.appendingPathComponent("1m.bin"))),
+            (try TestServers.shared.url(.nginxH2C, "/100k.bin"), try Data(contentsOf: docroot.appendingPathComponent("100k.bin"))),
+            (try TestServers.shared.url(.nginxH2C, "/small"), try Data(contentsOf: docroot.appendingPathComponent("small"))),
+        ])
+    }
+
+    private func interruptStreams(_ session: Session, seed: UInt64, slowConsumers: Bool = false,
+                                  sources: [(url: URL, body: Data?)]) throws {
+        var random = SplitMix64(seed: seed)
         let count = 100
         final class Received: @unchecked Sendable { // touched only on its stream's serial queue, then read after the wait
             var data = Data()
@@ -215,6 +231,8 @@ extension ChaosTests {
                 switch stream.event {
                 case let .stream(.success(data)):
                     if received.completions > 0 { received.chunksAfterCompletion += 1 }
+                    // A slow consumer: the stream's window fills and the transfer pauses.
+                    if slowConsumers { usleep(200) }
                     received.data.append(data)
                     if action == .cancelFromTheHandler { stream.cancel() }
                 case let .complete(completion):
