@@ -94,19 +94,8 @@ static inline const char *salvo_header_block_value(const salvo_header_block *blo
 /// the colon). Used at the end of a header block, where libcurl 7.88 does not yet know the
 /// redirect URL (CURLINFO_REDIRECT_URL is filled in only when the transfer ends).
 static inline int salvo_header_block_has(const salvo_header_block *block, const char *name) {
-    size_t name_length = strlen(name);
-    size_t index = 0;
-    // The status line first, then one header per line.
-    while (index < block->count && block->bytes[index] != '\n') index++;
-    index++;
-    while (index < block->count) {
-        size_t start = index;
-        while (index < block->count && block->bytes[index] != '\n') index++;
-        if (index - start > name_length && block->bytes[start + name_length] == ':' &&
-            strncasecmp((const char *)block->bytes + start, name, name_length) == 0) return 1;
-        index++;
-    }
-    return 0;
+    size_t length;
+    return salvo_header_block_value(block, name, &length) != NULL;
 }
 
 #endif

@@ -116,9 +116,7 @@ final class DownloadRequestTests: XCTestCase {
     func testACallersRangeThroughARedirect() throws {
         let session = testSession()
         let target = try TestServers.shared.url(.nginx, "/small")
-        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
-        redirect.queryItems = [URLQueryItem(name: "url", value: target.absoluteString)]
-        let request = session.download(try XCTUnwrap(redirect.url), headers: ["Range": "bytes=50-"], to: destination("ranged"))
+        let request = session.download(try TestServers.shared.redirect(to: target.absoluteString), headers: ["Range": "bytes=50-"], to: destination("ranged"))
         let response = awaitDownload(request)
         XCTAssertNil(response.error)
         XCTAssertEqual(response.response?.statusCode, 206)

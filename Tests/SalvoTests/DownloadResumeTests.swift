@@ -21,7 +21,21 @@ final class DownloadResumeTests: XCTestCase {
         return (try TestServers.shared.url(.nginx, "/" + name), local)
     }
 
-    private func destination(_ name: String) -> (URL, DownloadRequest.Destination) {
+    /// Resume data in Salvo's documented format for a partial file made here, with `partial`
+    /// as its bytes, in the directory of partial downloads (which the tests check is left empty).
+    private func handmadeResumeData(for url: URL, partial: Data, etag: String) throws -> Data {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("\(UUID().uuidString).partial")
+        try partial.write(to: file)
+        let info: [String: Any] = [
+            "format": "org.salvo.resume-data", "version": 1, "bytes": partial.count, "partialFile": file.path, "etag": etag,
+            "url": url.absoluteString,
+        ]
+        return try JSONSerialization.data(withJSONObject: info)
+    }
+
+        private func destination(_ name: String) -> (URL, DownloadRequest.Destination) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-resume-\(UUID().uuidString)-\(name)")
         made.append(url)
         return (url, { _, _ in (url, [.removePreviousFile]) })
@@ -118,9 +132,7 @@ final class DownloadResumeTests: XCTestCase {
         let served = try servedFile("redirected-\(UUID().uuidString).bin", size: 32 << 20, seed: 5)
         let resumeData = try cancelledDownload(session, served.url)
         var info = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])
-        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
-        redirect.queryItems = [URLQueryItem(name: "url", value: served.url.absoluteString)]
-        info["url"] = try XCTUnwrap(redirect.url).absoluteString
+        info["url"] = try TestServers.shared.redirect(to: served.url.absoluteString).absoluteString
         let redirectedResumeData = try JSONSerialization.data(withJSONObject: info)
 
         let (target, destination) = self.destination("redirected.bin")
@@ -134,16 +146,9 @@ final class DownloadResumeTests: XCTestCase {
     /// asked) fails the download rather than append the wrong bytes.
     func testARangeAnswerThatDoesNotContinueTheFileFails() throws {
         let session = testSession()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let partial = directory.appendingPathComponent("\(UUID().uuidString).partial")
-        try Data("abcde".utf8).write(to: partial)
-        let info: [String: Any] = [
-            "format": "org.salvo.resume-data", "version": 1, "bytes": 5, "partialFile": partial.path, "etag": "\"w\"",
-            "url": try TestServers.shared.url(.fault, "/wrong-range").absoluteString,
-        ]
+        let resumeData = try handmadeResumeData(for: try TestServers.shared.url(.fault, "/wrong-range"), partial: Data("abcde".utf8), etag: "\"w\"")
         let (target, destination) = self.destination("wrong.bin")
-        let response = awaitDownload(session.download(resumingWith: try JSONSerialization.data(withJSONObject: info), to: destination))
+        let response = awaitDownload(session.download(resumingWith: resumeData, to: destination))
         XCTAssertEqual(urlErrorCode(response.error), .badServerResponse, String(describing: response.error))
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
     }
@@ -154,17 +159,11 @@ final class DownloadResumeTests: XCTestCase {
     func testRetriesOfAResumeThatStartedOverAskForTheWholeFile() throws {
         let session = Session(configuration: .af.default, interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01),
                               responseQueue: DispatchQueue(label: "test"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let partial = directory.appendingPathComponent("\(UUID().uuidString).partial")
-        try Data(repeating: 7, count: 500).write(to: partial)
         // /truncate answers 200 with Content-Length 1000, sends 100 bytes and closes.
-        let info: [String: Any] = [
-            "format": "org.salvo.resume-data", "version": 1, "bytes": 500, "partialFile": partial.path, "etag": "\"t\"",
-            "url": try TestServers.shared.url(.fault, "/truncate").absoluteString,
-        ]
+        let resumeData = try handmadeResumeData(for: try TestServers.shared.url(.fault, "/truncate"), partial: Data(repeating: 7, count: 500),
+                                                etag: "\"t\"")
         let (target, destination) = self.destination("restarted.bin")
-        let request = session.download(resumingWith: try JSONSerialization.data(withJSONObject: info), to: destination)
+        let request = session.download(resumingWith: resumeData, to: destination)
         let response = awaitDownload(request)
         XCTAssertEqual(urlErrorCode(response.error), .networkConnectionLost, String(describing: response.error))
         XCTAssertEqual(request.retryCount, 2)

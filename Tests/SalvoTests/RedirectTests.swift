@@ -24,12 +24,6 @@ private func echoedHeaders(_ data: Data?) -> [String: String] {
     (echo(data)["headers"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
 }
 
-/// httpbin's `/redirect-to`, answering `status` with `Location: target`.
-private func redirectTo(_ target: String, status: Int) throws -> URL {
-    var components = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
-    components.queryItems = [URLQueryItem(name: "url", value: target), URLQueryItem(name: "status_code", value: String(status))]
-    return components.url!
-}
 
 final class RedirectTests: XCTestCase {
     func testRedirectChainIsFollowed() throws {
@@ -48,7 +42,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirect307KeepsMethodAndBody() throws {
         let session = redirectSession()
-        let url = try redirectTo("/anything", status: 307)
+        let url = try TestServers.shared.redirect(to: "/anything", status: 307)
         let done = expectation(description: "response")
         session.request(url, method: .post, parameters: ["a": 1], encoding: JSONEncoding.default).validate().responseData { response in
             XCTAssertNil(response.error)
@@ -63,7 +57,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirect308KeepsMethodAndBody() throws {
         let session = redirectSession()
-        let url = try redirectTo("/anything", status: 308)
+        let url = try TestServers.shared.redirect(to: "/anything", status: 308)
         let done = expectation(description: "response")
         session.request(url, method: .put, parameters: ["b": "x"], encoding: JSONEncoding.default).validate().responseData { response in
             let object = echo(response.data)
@@ -76,7 +70,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirect303TurnsPostIntoGetWithoutBody() throws {
         let session = redirectSession()
-        let url = try redirectTo("/anything", status: 303)
+        let url = try TestServers.shared.redirect(to: "/anything", status: 303)
         let done = expectation(description: "response")
         session.request(url, method: .post, parameters: ["a": 1], encoding: JSONEncoding.default).validate().responseData { response in
             XCTAssertNil(response.error)
@@ -91,7 +85,7 @@ final class RedirectTests: XCTestCase {
 
     func testDoNotFollowDeliversTheRedirectItself() throws {
         let session = redirectSession()
-        let url = try redirectTo("/get", status: 302)
+        let url = try TestServers.shared.redirect(to: "/get", status: 302)
         let done = expectation(description: "response")
         session.request(url).redirect(using: .doNotFollow).response { response in
             XCTAssertNil(response.error)
@@ -106,11 +100,11 @@ final class RedirectTests: XCTestCase {
         let session = redirectSession(redirectHandler: Redirector.doNotFollow)
         let refused = expectation(description: "session's handler")
         let followed = expectation(description: "request's handler")
-        session.request(try redirectTo("/get", status: 302)).response { response in
+        session.request(try TestServers.shared.redirect(to: "/get", status: 302)).response { response in
             XCTAssertEqual(response.response?.statusCode, 302)
             refused.fulfill()
         }
-        session.request(try redirectTo("/get", status: 302)).redirect(using: Redirector.follow).response { response in
+        session.request(try TestServers.shared.redirect(to: "/get", status: 302)).redirect(using: Redirector.follow).response { response in
             XCTAssertEqual(response.response?.statusCode, 200)
             XCTAssertEqual(response.response?.url?.path, "/get")
             followed.fulfill()
@@ -120,7 +114,7 @@ final class RedirectTests: XCTestCase {
 
     func testModifyChangesTheTarget() throws {
         let session = redirectSession()
-        let url = try redirectTo("/get", status: 302)
+        let url = try TestServers.shared.redirect(to: "/get", status: 302)
         let replacement = try TestServers.shared.url(.httpbin, "/anything?modified=yes")
         let seen = Mutex<(requestID: UUID?, status: Int?, proposed: String?)>((nil, nil, nil))
         let done = expectation(description: "response")
@@ -146,7 +140,7 @@ final class RedirectTests: XCTestCase {
     func testModifyReturningNilStopsLikeDoNotFollow() throws {
         let session = redirectSession()
         let done = expectation(description: "response")
-        session.request(try redirectTo("/get", status: 301)).redirect(using: .modify { _, _, _ in nil }).response { response in
+        session.request(try TestServers.shared.redirect(to: "/get", status: 301)).redirect(using: .modify { _, _, _ in nil }).response { response in
             XCTAssertEqual(response.response?.statusCode, 301)
             done.fulfill()
         }
@@ -167,7 +161,7 @@ final class RedirectTests: XCTestCase {
         ]
         let crossHost = expectation(description: "other host")
         let sameHost = expectation(description: "same host")
-        session.request(try redirectTo(otherHost, status: 302), headers: headers).validate().responseData { response in
+        session.request(try TestServers.shared.redirect(to: otherHost, status: 302), headers: headers).validate().responseData { response in
             XCTAssertNil(response.error)
             let echoed = echoedHeaders(response.data)
             XCTAssertEqual(echoed["Host"], "localhost:\(base.port!)")
@@ -176,7 +170,7 @@ final class RedirectTests: XCTestCase {
             XCTAssertEqual(echoed["X-Custom"], "kept")
             crossHost.fulfill()
         }
-        session.request(try redirectTo("/headers", status: 302), headers: headers).validate().responseData { response in
+        session.request(try TestServers.shared.redirect(to: "/headers", status: 302), headers: headers).validate().responseData { response in
             let echoed = echoedHeaders(response.data)
             XCTAssertEqual(echoed["Authorization"], "Bearer secret")
             XCTAssertEqual(echoed["X-Custom"], "kept")

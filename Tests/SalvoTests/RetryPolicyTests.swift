@@ -303,10 +303,9 @@ extension RetryPolicyTests {
         let session = retrySession(interceptor: RetryPolicy(exponentialBackoffScale: 0.001))
         let key = freshKey()
         let failing = try TestServers.shared.url(.fault, "/fail-twice?key=\(key)").absoluteString
-        var components = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "url", value: failing), URLQueryItem(name: "status_code", value: "303")]
+        let redirect = try TestServers.shared.redirect(to: failing, status: 303)
         let done = expectation(description: "response")
-        let request = session.request(components.url!, method: .post).validate()
+        let request = session.request(redirect, method: .post).validate()
         request.responseData { response in
             XCTAssertEqual(response.error?.responseCode, 503)
             done.fulfill()

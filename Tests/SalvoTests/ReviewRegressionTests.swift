@@ -29,10 +29,9 @@ final class ReviewRegressionTests: XCTestCase {
     func testAFollowedRedirectIsNotReportedAsTheResponse() throws {
         let session = testSession()
         let statuses = Collector<Int>()
-        var redirect = URLComponents(url: try TestServers.shared.url(.httpbin, "/redirect-to"), resolvingAgainstBaseURL: false)!
-        redirect.queryItems = [URLQueryItem(name: "url", value: try TestServers.shared.url(.nginx, "/small").absoluteString)]
+        let redirect = try TestServers.shared.redirect(to: try TestServers.shared.url(.nginx, "/small").absoluteString)
         let heard = expectation(description: "onHTTPResponse")
-        let request = session.request(try XCTUnwrap(redirect.url))
+        let request = session.request(redirect)
             .onHTTPResponse(on: .global()) { response in
                 statuses.append(response.statusCode)
                 heard.fulfill()

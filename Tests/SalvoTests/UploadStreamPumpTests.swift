@@ -60,6 +60,30 @@ final class UploadStreamPumpTests: XCTestCase {
         XCTAssertEqual(json(response.data)["data"] as? String, text)
     }
 
+    /// libcurl re-sends a request whose reused connection turns out closed; a stream it
+    /// already read from cannot be sent again, which URLSession calls
+    /// `requestBodyStreamExhausted`. Whether libcurl had read from the stream when it found
+    /// the connection closed depends on timing (then the re-send simply succeeds), so each
+    /// round accepts either outcome and nothing else, and at least one round must have been
+    /// re-sent (here every round is).
+    func testAStreamLibcurlMustSendAgainFailsAsExhausted() throws {
+        let session = testSession { $0.httpMaximumConnectionsPerHost = 1 }
+        let url = try TestServers.shared.url(.fault, "/one-per-connection")
+        var exhausted = 0
+        for round in 1...5 {
+            XCTAssertNil(awaitData(session.request(url)).error, "round \(round)")
+            let body = InputStream(data: Data(repeating: 0x61, count: 64 * 1024))
+            let response = awaitData(session.upload(body, to: url))
+            if let error = response.error {
+                XCTAssertEqual(urlErrorCode(error), .requestBodyStreamExhausted, "round \(round): \(error)")
+                exhausted += 1
+            } else {
+                XCTAssertEqual(response.data.map { String(decoding: $0, as: UTF8.self) }, "fresh\n", "round \(round)")
+            }
+        }
+        XCTAssertGreaterThan(exhausted, 0, "libcurl never had to send a stream again")
+    }
+
     func testCancellingAnUploadWaitingForItsStream() throws {
         let session = testSession()
         let stream = GatedInputStream()

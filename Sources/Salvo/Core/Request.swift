@@ -53,6 +53,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var retryCount = 0
         var redirectCount = 0
         var completed = false
+        /// Completed or cancelled: nothing more may be sent for the request.
+        var isOver: Bool { completed || state == .cancelled }
         var handlers = SmallList<Handler>()
         var deliveryQueue: DispatchQueue?
         /// What only some requests use, in one optional record: a request that uses none of

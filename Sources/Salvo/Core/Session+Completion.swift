@@ -78,7 +78,7 @@ extension Session {
             switch result {
             case .retry, .retryWithDelay:
                 let proceed = request.mutableState.withLock { state -> Bool in
-                    guard !state.completed, state.state != .cancelled else { return false }
+                    guard !state.isOver else { return false }
                     state.retryCount += 1
                     state.error = nil
                     state.data = nil
@@ -93,7 +93,7 @@ extension Session {
                 let retry: @Sendable () -> Void = { [self] in
                     // A request cancelled during the back-off was finished by `cancel()`.
                     let initial = request.mutableState.withLock { state in
-                        state.completed || state.state == .cancelled ? nil : (state.currentSpec, state.userRequests.first)
+                        state.isOver ? nil : (state.currentSpec, state.userRequests.first)
                     }
                     guard let initial, let spec = initial.0 else { return }
                     adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
@@ -133,7 +133,7 @@ extension Session {
     /// handler. Returns `false` when the redirect is not followed here.
     private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
                                 queue: DispatchQueue) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(head.statusCode), let url = URL(string: target) else { return false }
+        guard ResponseHead.isFollowedRedirect(status: head.statusCode), let url = URL(string: target) else { return false }
         let tooMany = request.mutableState.withLock { state -> Bool in
             state.redirectCount += 1
             return state.redirectCount > Self.maximumRedirects

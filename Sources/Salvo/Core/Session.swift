@@ -361,7 +361,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             // A request cancelled while adapting or waiting to retry was finished by
             // `cancel()`: preparing now would touch a download's partial file after its resume
             // data was made.
-            guard request.mutableState.withLock({ !$0.completed && $0.state != .cancelled }) else {
+            guard !request.mutableState.withLock({ $0.isOver }) else {
                 queue.async { request.finish(on: queue) }
                 return
             }
@@ -378,7 +378,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
         let accepted = request.mutableState.withLock { state -> Announce?? in
-            guard !state.completed, state.state != .cancelled else { return nil }
+            guard !state.isOver else { return nil }
             state.attempt += 1
             state.attemptInFlight = true
             state.transfer = transfer

@@ -16,6 +16,14 @@ struct ResponseHead: Sendable {
     var redirectURL: String?
     /// The header lines of the last response as received (status line included).
     var rawHeaders: [UInt8]
+
+    /// The statuses whose `Location` the request layer follows, as URLSession does.
+    static func isFollowedRedirect(status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 }
 
 /// What a finished transfer hands back to the request layer.
@@ -165,10 +173,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// (`Session.followRedirect`): a redirect status with a `Location`. Read from the header
     /// lines, since libcurl 7.88 fills in `CURLINFO_REDIRECT_URL` only when the transfer ends.
     static func isRedirect(status: Int, _ easy: CurlEasy) -> Bool {
-        switch status {
-        case 301, 302, 303, 307, 308: return salvo_header_block_has(easy.headerBlock, "location") != 0
-        default: return false
-        }
+        ResponseHead.isFollowedRedirect(status: status) && salvo_header_block_has(easy.headerBlock, "location") != 0
     }
 
     /// `N` of a `Content-Range: bytes N-M/T` line, or `nil`.
