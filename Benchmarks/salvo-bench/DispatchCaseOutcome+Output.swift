@@ -38,9 +38,9 @@ extension DispatchCaseOutcome {
             if let fastest = fastestRawDriver, fastest != .curlEpoll, let ratio = ratio(client, to: fastest) {
                 parts.append("/ the faster C driver (\(fastest.rawValue)) \(Format.fixed(ratio, 2))")
             }
-            if let ratio = ratio(client, to: .curlHeaders) {
-                let extra = extraCPU(client, over: .curlHeaders).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
-                parts.append("/ libcurl sending the same headers \(Format.fixed(ratio, 2))\(extra)")
+            if let same = client.sameBytesDriver, let ratio = ratio(client, to: same) {
+                let extra = extraCPU(client, over: same).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
+                parts.append("/ libcurl sending the same bytes (\(same.rawValue)) \(Format.fixed(ratio, 2))\(extra)")
             }
             if let ratio = ratio(client, to: .urlSession) {
                 parts.append("/ URLSession \(Format.fixed(ratio, 2))×")
@@ -70,7 +70,7 @@ extension DispatchCaseOutcome {
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
             if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }
-            if client != .curlHeaders, let ratio = ratio(client, to: .curlHeaders) { figures["ratioToLibcurlSameHeaders"] = ratio }
+            if let same = client.sameBytesDriver, let ratio = ratio(client, to: same) { figures["ratioToLibcurlSameBytes"] = ratio }
             if let fastest = fastestRawDriver, client != fastest, let ratio = ratio(client, to: fastest) {
                 figures["ratioToFasterRawLibcurl"] = ratio
             }

@@ -62,5 +62,5 @@ struct DispatchCaseOutcome {
     }
 
     /// The Salvo clients, for ratio lines.
-    static let salvoClients: [DispatchClient] = [.salvo, .salvoAsync]
+    static let salvoClients: [DispatchClient] = [.salvo, .salvoBare, .salvoAsync]
 }

@@ -14,6 +14,10 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
     case curlHeaders = "curl-headers"
     /// Salvo with completion handlers.
     case salvo
+    /// Salvo with completion handlers, its session configured without default headers
+    /// (`configuration.headers = HTTPHeaders()`) and without response decoding, so it sends
+    /// the request bytes the bare C drivers send: what the Swift layer costs on identical bytes.
+    case salvoBare = "salvo-bare"
     /// Salvo with async/await.
     case salvoAsync = "salvo-async"
     /// URLSession from FoundationNetworking.
@@ -25,6 +29,7 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         case .curlPoll: "libcurl C, poll"
         case .curlHeaders: "libcurl C, poll, Salvo's headers"
         case .salvo: "Salvo, handlers"
+        case .salvoBare: "Salvo, handlers, no default headers"
         case .salvoAsync: "Salvo, async"
         case .urlSession: "URLSession"
         }
@@ -38,6 +43,16 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         return nil
     }
 
+    /// The C driver sending the same request bytes as this Salvo client, over the same loop
+    /// (`curl_multi_poll`): the difference is the Swift layer alone.
+    var sameBytesDriver: DispatchClient? {
+        switch self {
+        case .salvo, .salvoAsync: .curlHeaders
+        case .salvoBare: .curlPoll
+        default: nil
+        }
+    }
+
     /// Makes the workload that runs this client in the child process.
     func makeWorkload(url: URL, protocol: BenchProtocol, inflight: Int) throws -> any DispatchWorkload {
         switch self {
@@ -47,6 +62,7 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
             try CurlDriverClient(loop: .poll, url: url, protocol: `protocol`, inflight: inflight,
                                  headerLines: HTTPHeaders.default.map { "\($0.name): \($0.value)" })
         case .salvo: SalvoCompletionClient(url: url, protocol: `protocol`, inflight: inflight)
+        case .salvoBare: SalvoCompletionClient(url: url, protocol: `protocol`, inflight: inflight, defaultHeaders: false)
         case .salvoAsync: SalvoAsyncClient(url: url, protocol: `protocol`, inflight: inflight)
         case .urlSession: URLSessionClient(url: url, inflight: inflight)
         }

@@ -5,7 +5,8 @@ struct DispatchSummary {
 
     init(clients: [DispatchClient]) {
         table = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" }
-                          + ["Salvo/libcurl", "Salvo/faster C", "Salvo +CPU µs", "Salvo/same headers", "Salvo/URLSession"])
+                          + ["Salvo/libcurl", "Salvo/faster C", "Salvo +CPU µs", "Salvo/same headers", "bare/libcurl",
+                             "bare/same bytes", "Salvo/URLSession"])
         self.clients = clients
     }
 
@@ -20,13 +21,16 @@ struct DispatchSummary {
         let extra = outcome.extraCPU(.salvo, over: .curlEpoll).map { Format.fixed($0, 1) } ?? "-"
         let toSameHeaders = outcome.ratio(.salvo, to: .curlHeaders).map { Format.fixed($0, 2) } ?? "-"
         let toFaster = outcome.fastestRawDriver.flatMap { outcome.ratio(.salvo, to: $0) }.map { Format.fixed($0, 2) } ?? "-"
-        table.add([outcome.name] + rates + [toCurl, toFaster, extra, toSameHeaders, toURLSession])
+        let bareToCurl = outcome.ratio(.salvoBare, to: .curlEpoll).map { Format.fixed($0, 2) } ?? "-"
+        let bareToSameBytes = outcome.ratio(.salvoBare, to: .curlPoll).map { Format.fixed($0, 2) } ?? "-"
+        table.add([outcome.name] + rates + [toCurl, toFaster, extra, toSameHeaders, bareToCurl, bareToSameBytes, toURLSession])
     }
 
     var rendered: String {
         "\ndispatch summary (Salvo = completion handlers; libcurl = the C driver over epoll + socket_action; "
             + "faster C = the faster of the epoll and poll C drivers in that case; "
             + "same headers = the poll C driver sending Salvo's default request headers; "
+            + "bare = Salvo without default headers, sending what the C drivers send; same bytes = over the poll C driver; "
             + "! = requests failed, not comparable)\n" + table.rendered
     }
 }

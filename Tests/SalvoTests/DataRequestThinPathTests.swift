@@ -82,9 +82,52 @@ final class DataRequestThinPathTests: XCTestCase {
         }
         wait(for: [done], timeout: 10)
     }
+
+    /// `URLSessionConfiguration.headers` reads and writes `httpAdditionalHeaders`, as in
+    /// Alamofire; a session whose configuration has none sends no default headers, and one
+    /// with its own sends those.
+    func testConfigurationHeadersReplaceTheDefaults() throws {
+        let configuration = URLSessionConfiguration.af.default
+        XCTAssertEqual(configuration.headers["User-Agent"], HTTPHeaders.default["User-Agent"])
+        configuration.headers = HTTPHeaders()
+        XCTAssertEqual(configuration.httpAdditionalHeaders?.count, 0)
+        let bare = Session(configuration: configuration, responseQueue: DispatchQueue(label: "test.responses"))
+        let bareHeaders = try echoedHeaders(bare)
+        XCTAssertNil(bareHeaders["Accept-Language"])
+        XCTAssertNil(bareHeaders["Accept-Encoding"])
+        XCTAssertNotEqual(bareHeaders["User-Agent"] as? String, HTTPHeaders.default["User-Agent"])
+
+        configuration.headers = ["X-Session": "on", "User-Agent": "Custom/1.0"]
+        XCTAssertEqual(configuration.headers.sorted(), HTTPHeaders(["X-Session": "on", "User-Agent": "Custom/1.0"]).sorted())
+        let custom = Session(configuration: configuration, responseQueue: DispatchQueue(label: "test.responses"))
+        let customHeaders = try echoedHeaders(custom)
+        XCTAssertEqual(customHeaders["X-Session"] as? String, "on")
+        XCTAssertEqual(customHeaders["User-Agent"] as? String, "Custom/1.0")
+        XCTAssertNil(customHeaders["Accept-Language"])
+    }
+
+    /// The request headers httpbin saw.
+    private func echoedHeaders(_ session: Session) throws -> [String: Any] {
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/headers")).validate())
+        let data = try XCTUnwrap(response.value, response.debugDescription)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(json["headers"] as? [String: Any])
+    }
 }
 
 final class RequestSpecTests: XCTestCase {
+    func testPlainHTTPOriginKeys() {
+        XCTAssertTrue(RequestSpec.isPlainHTTP(originKey: RequestSpec.originKeyAndLength(of: "http://a.example/x").key))
+        XCTAssertTrue(RequestSpec.isPlainHTTP(originKey: RequestSpec.originKeyAndLength(of: "HTTP://A.example").key))
+        XCTAssertFalse(RequestSpec.isPlainHTTP(originKey: RequestSpec.originKeyAndLength(of: "https://a.example/x").key))
+        XCTAssertFalse(RequestSpec.isPlainHTTP(originKey: RequestSpec.originKeyAndLength(of: "htt").key))
+        XCTAssertFalse(RequestSpec.isPlainHTTP(originKey: ""))
+        // A substring in the middle of a larger string (not at its start) still reads its own bytes.
+        let text = "xxhttp://b"
+        XCTAssertTrue(RequestSpec.isPlainHTTP(originKey: text.dropFirst(2)))
+        XCTAssertFalse(RequestSpec.isPlainHTTP(originKey: text.dropFirst(1)))
+    }
+
     func testPlainURLTextIsRecognisedOnlyWhenFoundationParsesItTheSameWay() {
         let plain = ["http://127.0.0.1:8080/small", "https://api.example.com/users?page=1&x=y", "http://host", "http://h-1.example.org/a_b~c"]
         for text in plain {

@@ -174,6 +174,19 @@ struct RequestSpec: Sendable {
         originKeyAndLength(of: urlString).key
     }
 
+    /// Whether an origin key (lowercased `scheme://authority`) names plain `http`, the only
+    /// scheme h2c prior knowledge applies to. Reads the bytes directly: a generic
+    /// `starts(with:)` over the UTF-8 view cost ~400 instructions per request.
+    static func isPlainHTTP(originKey: Substring) -> Bool {
+        if let plain = originKey.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            bytes.count >= 5 && bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t")
+                && bytes[2] == UInt8(ascii: "t") && bytes[3] == UInt8(ascii: "p") && bytes[4] == UInt8(ascii: ":")
+        }) {
+            return plain
+        }
+        return originKey.hasPrefix("http:")
+    }
+
     /// The origin key and the length, in UTF-8 bytes, of the part of `urlString` it comes from.
     static func originKeyAndLength(of urlString: String) -> (key: Substring, prefixLength: Int) {
         var text = urlString

@@ -100,10 +100,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         eventMonitor = eventMonitors.isEmpty ? nil : CompositeEventMonitor(monitors: eventMonitors)
         self.responseQueue = responseQueue
 
-        var headers = HTTPHeaders()
-        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
-            if let name = name as? String, let value = value as? String { headers.add(name: name, value: value) }
-        }
+        let headers = configuration.headers
         // Accept-Encoding stays a header line of ours even with decoding on: libcurl formats
         // its own Accept-Encoding option character by character on every request (~5,000
         // instructions for this line alone), a custom line is copied once.
@@ -335,6 +332,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
         let urlString = spec.urlString
+        let hostKey = originKeys.key(of: urlString)
         // One lock: take the delivery queue and the hooks the transfer needs.
         typealias Hooks = (queue: DispatchQueue, credential: Request.Credential?, hasHeadHandlers: Bool, progress: ProgressHandlers?)
         let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock { state -> Hooks in
@@ -344,13 +342,13 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         }
         let transfer = Transfer(
             url: urlString,
-            hostKey: originKeys.key(of: urlString),
+            hostKey: hostKey,
             method: spec.method.rawValue,
             headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true),
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
             verboseLogger: loop.options.verboseLogger,
-            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && urlString.utf8.starts(with: "http:".utf8),
+            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey),
             deliveryQueue: queue,
             owner: request
         )

@@ -19,6 +19,22 @@ extension URLSessionConfiguration {
     public static var af: AlamofireExtension<URLSessionConfiguration>.Type { AlamofireExtension<URLSessionConfiguration>.self }
 }
 
+extension URLSessionConfiguration {
+    /// `httpAdditionalHeaders` as `HTTPHeaders`: the headers a `Session` made with this
+    /// configuration adds to every request that does not set them itself. Setting an empty
+    /// value makes a session that sends only what libcurl sends by default.
+    public var headers: HTTPHeaders {
+        get {
+            var headers = HTTPHeaders()
+            for (name, value) in httpAdditionalHeaders ?? [:] {
+                if let name = name as? String, let value = value as? String { headers.add(name: name, value: value) }
+            }
+            return headers
+        }
+        set { httpAdditionalHeaders = newValue.dictionary }
+    }
+}
+
 extension AlamofireExtension where ExtendedType: URLSessionConfiguration {
     /// `URLSessionConfiguration.default` with `HTTPHeaders.default` as additional headers.
     public static var `default`: URLSessionConfiguration {

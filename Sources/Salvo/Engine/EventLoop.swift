@@ -53,6 +53,9 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     /// removing one hashes nothing.
     @exclusivity(unchecked) private var active: [Transfer] = []
     @exclusivity(unchecked) private var priorKnowledgeHosts: Set<Substring> = []
+    /// The member of `priorKnowledgeHosts` asked about last: an h2c session talking to one
+    /// host compares its key instead of hashing it for every request.
+    @exclusivity(unchecked) private var lastPriorKnowledgeHost: Substring?
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     @exclusivity(unchecked) private var shutdownError: CurlError?
     /// Until when (uptime, ns) the loop polls briefly after an unpause; 0 when it does not.
@@ -242,11 +245,12 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         if usePriorKnowledge && !curl.reusesPriorKnowledgeConnections {
             // Only the transfer that opens the h2c connection may ask for prior knowledge on
             // libcurl < 8.0; the rest ask for HTTP/2 and wait to multiplex onto it.
-            if priorKnowledgeHosts.contains(transfer.hostKey) {
+            if lastPriorKnowledgeHost == transfer.hostKey || priorKnowledgeHosts.contains(transfer.hostKey) {
                 usePriorKnowledge = false
             } else {
                 priorKnowledgeHosts.insert(transfer.hostKey)
             }
+            lastPriorKnowledgeHost = transfer.hostKey
         }
         transfer.easy = easy
         transfer.phase = .active
@@ -306,6 +310,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             // prior knowledge. A cancelled or timed-out stream says nothing about the
             // connection, which may still carry others, so it leaves the host as it is.
             priorKnowledgeHosts.remove(transfer.hostKey)
+            if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
         }
         enqueueDelivery(transfer)
         for next in hostQueue.finish(host: transfer.hostKey, multiplexed: answered ? multiplexed : nil) {
