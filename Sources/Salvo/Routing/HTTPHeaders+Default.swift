@@ -28,8 +28,11 @@ extension HTTPHeader {
         .acceptLanguage(qualityEncoded(Array(Locale.preferredLanguages.prefix(6))))
     }()
 
-    /// `User-Agent` naming the executable, the operating system, Salvo and libcurl, e.g.
-    /// `server/Unknown (server; build:Unknown; Linux 6.1.0) Salvo/0.1.0 libcurl/7.88.1`.
+    /// `User-Agent` in Alamofire's format, naming the executable, the operating system and
+    /// Salvo where Alamofire names itself, e.g.
+    /// `server/Unknown (server; build:Unknown; Linux 6.1.0) Salvo/0.1.0`. (libcurl 7.88 copies
+    /// request header bytes one at a time, ~100 instructions each, so every byte of a default
+    /// header costs every request.)
     public static let defaultUserAgent: HTTPHeader = {
         let info = Bundle.main.infoDictionary ?? [:]
         let executable = (info["CFBundleExecutable"] as? String) ?? ProcessInfo.processInfo.processName
@@ -38,8 +41,7 @@ extension HTTPHeader {
         let appBuild = (info["CFBundleVersion"] as? String) ?? "Unknown"
         let os = ProcessInfo.processInfo.operatingSystemVersion
         let osName = "Linux \(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"
-        let products = "Salvo/\(SalvoInfo.version) libcurl/\(CurlVersion.current.version)"
-        return .userAgent("\(executable)/\(appVersion) (\(bundle); build:\(appBuild); \(osName)) \(products)")
+        return .userAgent("\(executable)/\(appVersion) (\(bundle); build:\(appBuild); \(osName)) Salvo/\(SalvoInfo.version)")
     }()
 
     /// Joins values with `q` weights 1.0, 0.9, ... as Alamofire formats them.
