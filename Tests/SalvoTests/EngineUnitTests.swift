@@ -84,6 +84,30 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertTrue(left.first === lateA)
     }
 
+    /// A host known to speak HTTP/2 stays known while idle, so a burst after a quiet spell
+    /// goes out as streams at once instead of a connection's worth at a time; an answer
+    /// without HTTP/2 takes that back.
+    func testHostQueueRemembersAnIdleHostsHTTP2() {
+        var queue = HostQueue<Item>(connectionsPerHost: 1, totalLimit: 0, streamsPerConnection: 4)
+        let a: Substring = "https://a:443", b: Substring = "https://b:443"
+        XCTAssertTrue(queue.admit(Item(), host: a))
+        XCTAssertEqual(queue.finish(host: a, multiplexed: true).count, 0, "a is idle now, and known to multiplex")
+        XCTAssertEqual((0..<5).map { _ in queue.admit(Item(), host: a) }, [true, true, true, true, false])
+        for _ in 0..<4 { _ = queue.finish(host: a, multiplexed: true) }
+        _ = queue.finish(host: a, multiplexed: true)
+        // Idle again, and swapped out of the recent slot by another host.
+        XCTAssertTrue(queue.admit(Item(), host: b))
+        XCTAssertEqual(queue.finish(host: b, multiplexed: false).count, 0)
+        XCTAssertEqual((0..<5).map { _ in queue.admit(Item(), host: a) }, [true, true, true, true, false])
+        XCTAssertEqual((0..<2).map { _ in queue.admit(Item(), host: b) }, [true, false], "b speaks HTTP/1.1")
+        // a answers without HTTP/2 (a new server behind the name): its limit is one connection again.
+        for _ in 0..<5 { _ = queue.finish(host: a, multiplexed: false) }
+        XCTAssertEqual(queue.totalActive, 1, "b's one transfer")
+        _ = queue.finish(host: b)
+        _ = queue.finish(host: b)
+        XCTAssertEqual((0..<2).map { _ in queue.admit(Item(), host: a) }, [true, false])
+    }
+
     /// The main queue is told apart from others whatever was asked before, though each
     /// `DispatchQueue.main` access makes a new wrapper on Linux.
     func testIsMainQueueWhateverWasAskedBefore() {
@@ -108,5 +132,7 @@ final class EngineUnitTests: XCTestCase {
         let error = CurlError(code: 23, message: "Failure writing output to destination").withWriteErrno(sink.writeError)
         XCTAssertEqual(error.urlError.code, .cannotWriteToFile)
         XCTAssertEqual(error.message, "Failure writing output to destination: No space left on device (errno \(ENOSPC))")
+        XCTAssertEqual(CurlError.systemMessage(for: EACCES), "Permission denied")
+        XCTAssertTrue(CurlError.systemMessage(for: 9999).contains("9999"), CurlError.systemMessage(for: 9999))
     }
 }

@@ -80,6 +80,18 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
     /// The same error with why the system refused a write (a full disk, a quota): libcurl
     /// only knows that the write callback gave up.
     func withWriteErrno(_ number: Int32) -> CurlError {
-        CurlError(code: code, message: "\(message): \(String(cString: strerror(number))) (errno \(number))")
+        CurlError(code: code, message: "\(message): \(Self.systemMessage(for: number)) (errno \(number))")
+    }
+
+    /// The system's text for an `errno` value. `strerror_r`, not `strerror`: the loop threads
+    /// of several sessions may ask at once, and `strerror` may format an unknown code into one
+    /// static buffer.
+    static func systemMessage(for number: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return buffer.withUnsafeMutableBufferPointer { buffer in
+            // An unknown code fails with EINVAL but may still leave glibc's "Unknown error N".
+            _ = strerror_r(number, buffer.baseAddress!, buffer.count)
+            return buffer[0] == 0 ? "unknown error \(number)" : String(cString: buffer.baseAddress!)
+        }
     }
 }

@@ -18,6 +18,14 @@ struct HostQueue<Element: AnyObject> {
         /// a second connection would be opened without it, and refused).
         var singleConnection = false
 
+        /// A record for a host with nothing active or waiting, keeping what is known of its
+        /// protocol.
+        static func fresh(multiplexed: Bool) -> Host {
+            var host = Host()
+            host.multiplexed = multiplexed
+            return host
+        }
+
         var waitingCount: Int { waiting.count - head }
         var isIdle: Bool { active == 0 && waitingCount == 0 }
 
@@ -34,6 +42,12 @@ struct HostQueue<Element: AnyObject> {
     }
 
     private var hosts: [Substring: Host] = [:]
+    /// Idle hosts last seen to speak HTTP/2. An idle host's record is dropped, but a burst of
+    /// requests after a quiet spell should still go out as streams of one connection, not be
+    /// held to the per-host connection limit until the first answer says HTTP/2 again.
+    /// Bounded: it forgets everything when full.
+    private var multiplexedIdleHosts: Set<Substring> = []
+    private static var multiplexedIdleHostsLimit: Int { 1024 }
     /// The host used last, kept out of `hosts`: a session mostly talks to one host at a
     /// time, and that host's admissions and finishes then hash nothing (hashing the key
     /// cost ~350 instructions per call).
@@ -84,8 +98,17 @@ struct HostQueue<Element: AnyObject> {
     /// it is idle, which forgets it.
     private mutating func focus(_ key: Substring) {
         if recent?.key == key { return }
-        if let old = recent.take(), !old.host.isIdle { hosts[old.key] = old.host }
-        recent = (key, hosts.removeValue(forKey: key) ?? Host())
+        if let old = recent.take() {
+            if !old.host.isIdle {
+                hosts[old.key] = old.host
+            } else if old.host.multiplexed {
+                if multiplexedIdleHosts.count >= Self.multiplexedIdleHostsLimit { multiplexedIdleHosts.removeAll() }
+                multiplexedIdleHosts.insert(old.key)
+            } else {
+                multiplexedIdleHosts.remove(old.key)
+            }
+        }
+        recent = (key, hosts.removeValue(forKey: key) ?? Host.fresh(multiplexed: multiplexedIdleHosts.contains(key)))
     }
 
     private func isKnown(_ key: Substring) -> Bool {
@@ -123,8 +146,9 @@ struct HostQueue<Element: AnyObject> {
             host.active -= 1
             if let multiplexed { host.multiplexed = multiplexed }
             let started = Self.drain(&host, limits, totalActive: active, into: &ready)
-            // An idle host is forgotten, as one swapped out of `recent` is.
-            if host.isIdle { host = Host() }
+            // An idle host's record is dropped (its queue's storage freed), as one swapped out
+            // of `recent` is, but not what is known of its protocol.
+            if host.isIdle { host = .fresh(multiplexed: host.multiplexed) }
             return started
         }
         totalActive += started
@@ -150,7 +174,7 @@ struct HostQueue<Element: AnyObject> {
         let removed = Self.update(&recent!.host) { host -> Bool in
             guard let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
             host.waiting.remove(at: index)
-            if host.isIdle { host = Host() }
+            if host.isIdle { host = .fresh(multiplexed: host.multiplexed) }
             return true
         }
         if removed { totalWaiting -= 1 }
