@@ -198,6 +198,11 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
         XCTAssertTrue(FileManager.default.fileExists(atPath: partialFile), "the partial file was deleted")
         var next = try XCTUnwrap(JSONSerialization.jsonObject(with: try XCTUnwrap(box.value ?? nil, "no resume data")) as? [String: Any])
+        // Nothing arrived, so nothing changed: the file was not cut back (each such cancel once
+        // cost the file its last byte).
+        XCTAssertEqual(next["bytes"] as? Int, info["bytes"] as? Int)
+        let size = try FileManager.default.attributesOfItem(atPath: partialFile)[.size] as? NSNumber
+        XCTAssertEqual(size?.intValue, info["bytes"] as? Int)
         next["url"] = served.url.absoluteString
 
         let (target, destination) = self.destination("early.bin")

@@ -25,8 +25,9 @@ final class DownloadAttempts: AttemptHooks {
         var lastURL: String?
         var lastHead: ResponseHead?
         var size: Int64 = 0
-        /// Where the resumed partial file is continued from (the start of the `Range` asked
-        /// for), when this download resumes one; `nil` for a file the download made itself.
+        /// The start of the `Range` a resumed download asks for (its partial file's last
+        /// byte, which the file keeps), when this download resumes one; `nil` for a file the
+        /// download made itself.
         var resumedFrom: Int64?
         /// A resumed download was answered with the whole body, which started its file over.
         var restartedResume = false
@@ -84,14 +85,20 @@ final class DownloadAttempts: AttemptHooks {
                 let sink: ResponseFileSink
                 if let path = state.partialPath {
                     sink = try ResponseFileSink.append(to: path)
-                    // A resumed file keeps its first bytes; a file this download made (a
-                    // redirect hop, a retry) starts over, whatever `Range` the caller asked for.
-                    try sink.truncate(to: state.resumedFrom ?? 0)
+                    // A resumed file keeps the bytes it was resumed with; a file this download
+                    // made (a redirect hop, a retry) starts over, whatever `Range` the caller
+                    // asked for.
+                    try sink.truncate(to: state.resumedFrom.map { $0 + 1 } ?? 0)
+                    if state.resumedFrom != nil { sink.overlap = 1 }
                 } else if let resumingFrom, let rangeStart {
                     state.partialPath = resumingFrom.partialFile
                     state.resumedFrom = rangeStart
                     sink = try ResponseFileSink.append(to: resumingFrom.partialFile)
-                    try sink.truncate(to: rangeStart)
+                    // The range starts at the file's last byte (see `ResumeConvertible`): the
+                    // answer's first byte is dropped, and the file is never shortened, so a
+                    // resume cancelled before its answer leaves it as it was.
+                    try sink.truncate(to: rangeStart + 1)
+                    sink.overlap = 1
                 } else {
                     let path = try Self.makeTemporaryPath()
                     if let stale = resumingFrom?.partialFile, stale != path {

@@ -78,10 +78,10 @@ struct ResumeConvertible: URLRequestConvertible {
         request.httpMethod = HTTPMethod.get.rawValue
         let size = (try? FileManager.default.attributesOfItem(atPath: resume.partialFile)[.size] as? NSNumber)?.int64Value
         // Only a partial file of the recorded length can be continued; otherwise the
-        // download starts over, into a new file. The range starts one byte early (the file is
-        // cut back by that byte first): a partial file that already holds every byte, when a
-        // cancel came after the last one, then gets a 206 with that byte, where asking from
-        // its end would get a 416 and its error page.
+        // download starts over, into a new file. The range starts at the file's last byte
+        // (the answer's first byte is dropped): a partial file that already holds every byte,
+        // when a cancel came after the last one, then gets a 206 with that byte, where asking
+        // from its end would get a 416 and its error page.
         if size == resume.bytes, resume.bytes > 0, let validator = resume.ifRange {
             request.setValue("bytes=\(resume.bytes - 1)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")

@@ -23,6 +23,11 @@ final class ResponseFileSink: ResponseSink {
     /// For a resumed file, the first byte a `206` answer must start at (set before the
     /// transfer starts); `nil` when any start is right (a range the caller asked for).
     var expectedRangeStart: Int64?
+    /// How many of the file's last bytes a `206` answer repeats first: a resumed download asks
+    /// from one byte before its end, so its file is never cut back before an answer comes.
+    var overlap: Int64 = 0
+    /// Bytes of the current answer still to drop because the file holds them already.
+    private var skipping: Int64 = 0
     /// Set when a `206` answer started elsewhere than `expectedRangeStart`: appending it would
     /// corrupt the file, so the transfer ends (see `CurlEasy.outcome`).
     private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
@@ -71,6 +76,11 @@ final class ResponseFileSink: ResponseSink {
         // ends the transfer: appending would leave a wrong file under a successful response.
         if writeError != 0 { return 0 }
         var done = 0
+        if skipping > 0 {
+            done = Int(min(skipping, Int64(count)))
+            skipping -= Int64(done)
+        }
+        let skipped = done
         while done < count {
             let result = Glibc.write(descriptor, bytes + done, count - done)
             if result < 0 {
@@ -80,7 +90,7 @@ final class ResponseFileSink: ResponseSink {
             }
             done += result
         }
-        size += Int64(count)
+        size += Int64(count - skipped)
         return count
     }
 
@@ -91,11 +101,13 @@ final class ResponseFileSink: ResponseSink {
     /// any other final answer means the whole body follows, so the file starts over.
     override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         discarding = isRedirect || status < 200
+        skipping = 0
         if !discarding, status == 206, let expected = expectedRangeStart, rangeStart != expected {
             rangeMismatch = (expected, rangeStart)
             writeError = EINVAL
             return
         }
+        if !discarding, status == 206 { skipping = overlap }
         guard !discarding, size > 0, status != 206 else { return }
         if ftruncate(descriptor, 0) == 0 {
             size = 0
@@ -106,7 +118,7 @@ final class ResponseFileSink: ResponseSink {
     }
 
     /// Cuts the file back to `length` bytes before the transfer starts: a retried attempt
-    /// of a resumed download asks again for the bytes from `length` on.
+    /// of a resumed download asks again for the bytes from its first range start on.
     func truncate(to length: Int64) throws {
         guard length <= size else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the partial file is shorter than its resume data says"])
