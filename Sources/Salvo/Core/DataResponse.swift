@@ -102,6 +102,23 @@ public struct DataResponse<Success, Failure: Error> {
                                           result: result.mapError(transform))
     }
 
+    /// The response with its failure transformed by a throwing closure; a thrown error
+    /// replaces the failure.
+    ///
+    /// - Parameter transform: Maps the failure.
+    /// - Returns: The new response.
+    public func tryMapError<NewFailure: Error>(_ transform: (Failure) throws -> NewFailure) -> DataResponse<Success, any Error> {
+        let mapped: Result<Success, any Error>
+        switch result {
+        case let .success(value): mapped = .success(value)
+        case let .failure(error):
+            do { mapped = .failure(try transform(error)) } catch { mapped = .failure(error) }
+        }
+        return DataResponse<Success, any Error>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                                data: data, metrics: metrics, serializationDuration: serializationDuration,
+                                                result: mapped)
+    }
+
     private init(context: ResponseContext?, givenRequest: URLRequest?, givenResponse: HTTPURLResponse?, data: Data?,
                  metrics: TransferMetrics?, serializationDuration: TimeInterval, result: Result<Success, Failure>) {
         self.context = context
@@ -141,3 +158,6 @@ extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
 
 /// A `DataResponse` whose failure is an `AFError`.
 public typealias AFDataResponse<Success> = DataResponse<Success, AFError>
+
+/// A `Result` whose failure is an `AFError`, as response handlers report it.
+public typealias AFResult<Success> = Result<Success, AFError>

@@ -44,6 +44,12 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
             guard case let .complete(completion) = event else { return nil }
             return completion
         }
+
+        /// The chunk's serialization result, or `nil` for the completion event.
+        public var result: Result<Success, Failure>? {
+            guard case let .stream(result) = event else { return nil }
+            return result
+        }
     }
 
     /// What a stream handler is told.

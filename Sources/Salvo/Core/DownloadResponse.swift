@@ -97,6 +97,23 @@ public struct DownloadResponse<Success, Failure: Error> {
                                               fileURL: fileURL, resumeData: resumeData, metrics: metrics,
                                               serializationDuration: serializationDuration, result: result.mapError(transform))
     }
+
+    /// The response with its failure transformed by a throwing closure; a thrown error
+    /// replaces the failure.
+    ///
+    /// - Parameter transform: Maps the failure.
+    /// - Returns: The new response.
+    public func tryMapError<NewFailure: Error>(_ transform: (Failure) throws -> NewFailure) -> DownloadResponse<Success, any Error> {
+        let mapped: Result<Success, any Error>
+        switch result {
+        case let .success(value): mapped = .success(value)
+        case let .failure(error):
+            do { mapped = .failure(try transform(error)) } catch { mapped = .failure(error) }
+        }
+        return DownloadResponse<Success, any Error>(context: context, givenRequest: givenRequest, givenResponse: givenResponse,
+                                                    fileURL: fileURL, resumeData: resumeData, metrics: metrics,
+                                                    serializationDuration: serializationDuration, result: mapped)
+    }
 }
 
 // No lock needed: every stored property is a `let`; the references are a `ResponseContext`

@@ -48,6 +48,9 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
 
 /// A handle to iterate a `DataStreamRequest`'s body with `for await`.
 public struct DataStreamTask: Sendable {
+    /// The sequence of a stream's events, as the `streaming` methods return it.
+    public typealias Stream<Success: Sendable, Failure: Error> = StreamOf<DataStreamRequest.Stream<Success, Failure>>
+
     private let request: DataStreamRequest
 
     init(request: DataStreamRequest) {

@@ -60,7 +60,7 @@ extension DataPreprocessor where Self == GoogleXSSIPreprocessor {
 }
 
 /// A serializer with Alamofire's rules for empty bodies.
-public protocol ResponseSerializer: DataResponseSerializerProtocol & DownloadResponseSerializerProtocol {
+public protocol ResponseSerializer<SerializedObject>: DataResponseSerializerProtocol & DownloadResponseSerializerProtocol {
     /// Applied to the data before serialization.
     var dataPreprocessor: any DataPreprocessor { get }
     /// Request methods whose responses may be empty.
