@@ -47,6 +47,31 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertEqual(values, values.sorted(), "progress went backwards: \(values)")
     }
 
+    /// Under a content encoding the file grows by decoded bytes while the Content-Length counts
+    /// encoded ones: progress counts what libcurl counts, so it is measured against the
+    /// Content-Length (it once added decoded bytes to the total as "bytes held before").
+    func testDownloadProgressOfAnEncodedBodyCountsItsEncodedBytes() throws {
+        let session = testSession()
+        let totals = Collector<Int64>()
+        let fractions = Collector<Double>()
+        let progressQueue = DispatchQueue(label: "progress")
+        let request = session.download(try TestServers.shared.url(.fault, "/gzip-slow?chunks=6&interval=60"), to: destination("gzip.txt"))
+            .downloadProgress(queue: progressQueue) { progress in
+                totals.append(progress.totalUnitCount)
+                fractions.append(progress.fractionCompleted)
+            }
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error)
+        let encodedLength = try XCTUnwrap(Int64(response.response?.value(forHTTPHeaderField: "Content-Length") ?? ""))
+        let file = try Data(contentsOf: try XCTUnwrap(response.fileURL))
+        XCTAssertGreaterThan(Int64(file.count), encodedLength * 10, "the body was decoded")
+        progressQueue.sync {}
+        XCTAssertGreaterThan(totals.values.count, 2, "updates came while the body arrived: \(fractions.values)")
+        XCTAssertEqual(Set(totals.values.dropLast()), [encodedLength], "\(totals.values)")
+        XCTAssertEqual(fractions.values, fractions.values.sorted(), "\(fractions.values)")
+        XCTAssertEqual(fractions.values.last, 1.0)
+    }
+
     func testDefaultDestinationIsANewFileInTheTemporaryDirectory() throws {
         let session = testSession()
         let response = awaitDownload(session.download(try TestServers.shared.url(.nginx, "/small")))

@@ -34,6 +34,10 @@ Routes (query parameters in brackets):
                                Content-Length: N*BYTES, then N chunks of
                                BYTES bytes ("x"), one every MS milliseconds
                                (defaults: chunks=5, interval=100, size=10)
+    /gzip-slow[?chunks=N&interval=MS]
+                               Content-Encoding: gzip with a Content-Length: about 1 MB of
+                               text compressed, sent in N pieces (default 5) one every MS
+                               milliseconds (default 50)
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -48,12 +52,16 @@ Anything else is 404.
 
 import argparse
 import asyncio
+import gzip
 import json
 import signal
 import socket
 import struct
 import sys
 from urllib.parse import parse_qs, urlsplit
+
+# /gzip-slow's body: text that decodes to far more bytes than it is sent as.
+GZIPPED_TEXT = gzip.compress(b"".join(b"line %d of salvo's compressible text\n" % n for n in range(30000)))
 
 # Requests seen per /fail-twice key. One event loop thread: no lock needed.
 ATTEMPTS = {}
@@ -223,6 +231,19 @@ async def handle_request(method, target, headers, reader, writer, served):
             if index:
                 await asyncio.sleep(interval)  # the pacing is the point of this route
             writer.write(b"x" * size)
+            await writer.drain()
+    elif path == "/gzip-slow":
+        chunks = max(1, int_param(query, "chunks", 5))
+        interval = int_param(query, "interval", 50) / 1000.0
+        body = GZIPPED_TEXT
+        writer.write(f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nContent-Encoding: gzip\r\n"
+                     "Content-Type: text/plain\r\n\r\n".encode("latin-1"))
+        await writer.drain()
+        step = -(-len(body) // chunks)
+        for index in range(0, len(body), step):
+            if index:
+                await asyncio.sleep(interval)  # the pacing is the point of this route
+            writer.write(body[index:index + step])
             await writer.drain()
     elif path == "/fail-twice":
         key = query.get("key", [""])[0]

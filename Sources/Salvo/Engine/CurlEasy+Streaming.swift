@@ -30,13 +30,12 @@ private let progressCallback: salvo_xferinfo_callback = { context, downloadTotal
         upload.update(completed: Int64(uploadNow), total: transfer.bodySource?.length ?? Int64(uploadTotal))
     }
     if let download = progress.download {
-        if let sink = transfer.fileSink {
-            // A resumed download counts the bytes it already had.
-            let before = sink.size - Int64(downloadNow)
-            download.update(completed: sink.size, total: downloadTotal > 0 ? Int64(downloadTotal) + before : 0)
-        } else {
-            download.update(completed: Int64(downloadNow), total: Int64(downloadTotal))
-        }
+        // Counted as libcurl counts: bytes of the body as sent, which under a content encoding
+        // are fewer than the decoded bytes a file grows by, and which `downloadTotal` (the
+        // Content-Length) measures. A resumed download adds the bytes its file held before
+        // the answer's range.
+        let before = transfer.fileSink?.bytesBeforeAnswer ?? 0
+        download.update(completed: before + Int64(downloadNow), total: downloadTotal > 0 ? before + Int64(downloadTotal) : 0)
     }
     return 0
 }

@@ -26,6 +26,9 @@ final class ResponseFileSink: ResponseSink {
     /// How many of the file's last bytes a `206` answer repeats first: a resumed download asks
     /// from one byte before its end, so its file is never cut back before an answer comes.
     var overlap: Int64 = 0
+    /// Where in the file the answer's body starts: after the bytes a resumed download kept
+    /// (less the ones the answer repeats), or 0 once the answer started the file over.
+    var bytesBeforeAnswer: Int64 { restarted ? 0 : max(0, startOffset - overlap) }
     /// Bytes of the current answer still to drop because the file holds them already.
     private var skipping: Int64 = 0
     /// Set when a `206` answer started elsewhere than `expectedRangeStart`: appending it would
