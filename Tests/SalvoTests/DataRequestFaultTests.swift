@@ -169,3 +169,78 @@ final class DataRequestFaultTests: XCTestCase {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+extension DataRequestFaultTests {
+    /// A request left at URLRequest's default timeout takes the session's
+    /// `timeoutIntervalForRequest`, and an adapter that passes it through must not undo that:
+    /// the adapter sees the request as built (60 s), as in Alamofire, where URLSession then
+    /// applies the configuration's timeout to the task.
+    func testSessionTimeoutStillAppliesAfterAnAdapter() throws {
+        let passThrough = Adapter { request, _, completion in completion(.success(request)) }
+        let configuration = URLSessionConfiguration.af.default
+        configuration.timeoutIntervalForRequest = 1
+        let session = Session(configuration: configuration, interceptor: passThrough,
+                              responseQueue: DispatchQueue(label: "test.responses"))
+        let request = URLRequest(url: try TestServers.shared.url(.fault, "/stall-headers"))
+        XCTAssertEqual(request.timeoutInterval, 60, "the request keeps URLRequest's default")
+        // Well under the 60 s the adapted request carries: only the session's 1 s fits.
+        let response = awaitData(session.request(request), timeout: 15)
+        XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
+    }
+}
+
+extension DataRequestFaultTests {
+    /// URLSession's `timeoutInterval` also bounds a connection that never completes: a host
+    /// that drops the SYN fails the request with `.timedOut` after that long, not after the
+    /// transport's much longer connect timeout.
+    func testIdleTimeoutBoundsAConnectThatNeverCompletes() throws {
+        let listener = try SaturatedListener()
+        defer { listener.close() }
+        let session = testSession()
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/")!)
+        request.timeoutInterval = 1
+        // Well under TransportConfiguration's 60 s connect timeout.
+        let response = awaitData(session.request(request), timeout: 15)
+        XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
+    }
+}
+
+/// A loopback listener whose accept queue is full: the kernel drops further SYNs, so a
+/// client's connect stays pending, as with a host that silently drops packets.
+private struct SaturatedListener {
+    let port: Int
+    private var descriptors: [Int32] = []
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw URLError(.cannotConnectToHost) }
+        descriptors.append(listener)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        // A backlog of 0 holds one connection that is never accepted.
+        guard bound, listen(listener, 0) == 0 else { throw URLError(.cannotConnectToHost) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        // Non-blocking, so the connects that find the queue full do not block the test; more
+        // than the queue holds, whatever slack the kernel allows.
+        for _ in 0..<3 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard client >= 0 else { throw URLError(.cannotConnectToHost) }
+            descriptors.append(client)
+            _ = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) }
+            }
+        }
+    }
+
+    func close() {
+        for descriptor in descriptors { _ = Glibc.close(descriptor) }
+    }
+}

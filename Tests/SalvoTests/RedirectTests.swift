@@ -190,3 +190,29 @@ final class RedirectTests: XCTestCase {
         XCTAssertTrue(asHandler is Redirector)
     }
 }
+
+extension RedirectTests {
+    /// `redirect(using:)` belongs to every request in Alamofire (it is declared on `Request`),
+    /// so a download or a stream can refuse a redirect the session would follow.
+    func testDownloadAndStreamTakeTheirOwnRedirectHandler() throws {
+        let session = redirectSession()
+        let url = try TestServers.shared.redirect(to: "/get", status: 302)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-redirect-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let downloaded = expectation(description: "download")
+        session.download(url, to: { _, _ in (file, []) }).redirect(using: .doNotFollow).response { response in
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.response?.statusCode, 302, "the download's own handler refused the redirect")
+            downloaded.fulfill()
+        }
+        let streamed = expectation(description: "stream")
+        session.streamRequest(url).redirect(using: .doNotFollow).responseStream { stream in
+            guard case let .complete(completion) = stream.event else { return }
+            XCTAssertNil(completion.error)
+            XCTAssertEqual(completion.response?.statusCode, 302, "the stream's own handler refused the redirect")
+            streamed.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [downloaded, streamed], timeout: 10) }
+    }
+}

@@ -315,3 +315,30 @@ extension RetryPolicyTests {
         XCTAssertEqual(try attempts(for: key), 1)
     }
 }
+
+extension RetryPolicyTests {
+    /// An adapter that fails with a transient `URLError` (fetching a token over a network
+    /// that just dropped) is retried by `RetryPolicy` for an idempotent method, as in
+    /// Alamofire, where `Request.request` already holds the initial request when adaptation
+    /// fails, so the policy has a method to judge.
+    func testAdaptationFailingWithATransientURLErrorIsRetried() throws {
+        let adaptations = Mutex(0)
+        let flaky = Adapter { request, _, completion in
+            let count = adaptations.withLock { count -> Int in count += 1; return count }
+            completion(count == 1 ? .failure(URLError(.notConnectedToInternet)) : .success(request))
+        }
+        let interceptor = Interceptor(adapters: [flaky], retriers: [RetryPolicy(exponentialBackoffScale: 0.001)])
+        let session = retrySession(interceptor: interceptor)
+        let done = expectation(description: "response")
+        // A URLRequest, as a router would make: the request reaches the adapter as built.
+        let request = session.request(URLRequest(url: try TestServers.shared.url(.httpbin, "/get"))).validate()
+        request.responseData { response in
+            XCTAssertNil(response.error, String(describing: response.error))
+            XCTAssertEqual(response.response?.statusCode, 200)
+            done.fulfill()
+        }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+        XCTAssertEqual(request.retryCount, 1)
+        XCTAssertEqual(adaptations.withLock { $0 }, 2)
+    }
+}

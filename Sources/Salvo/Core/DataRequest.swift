@@ -15,25 +15,12 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     /// The body received so far, or `nil` when none was.
     public var data: Data? { mutableState.withLock { $0.data } }
 
-    /// The request's own redirect handler, set by `redirect(using:)`.
-    public var redirectHandler: (any RedirectHandler)? { mutableState.withLock { $0.redirectHandler } }
-
     init(origin: RequestOrigin, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
          delegate: Session, attemptHooks: (any AttemptHooks)? = nil) {
         super.init(origin: origin, underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: attemptHooks)
-    }
-
-    /// Sets a redirect handler for this request alone.
-    ///
-    /// - Parameter handler: The handler.
-    /// - Returns: The request.
-    @discardableResult
-    public func redirect(using handler: any RedirectHandler) -> Self {
-        mutableState.withLock { $0.redirectHandler = handler }
-        return self
     }
 
     /// Adds a validation, run when the response arrives, in the order added, until one fails.

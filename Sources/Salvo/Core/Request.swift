@@ -311,6 +311,22 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         return self
     }
 
+    // MARK: Redirects
+
+    /// The request's own redirect handler, set by `redirect(using:)`.
+    public var redirectHandler: (any RedirectHandler)? { mutableState.withLock { $0.redirectHandler } }
+
+    /// Sets a redirect handler for this request alone; it takes precedence over the
+    /// session's. Every kind of request has one, as in Alamofire.
+    ///
+    /// - Parameter handler: The handler.
+    /// - Returns: The request.
+    @discardableResult
+    public func redirect(using handler: any RedirectHandler) -> Self {
+        mutableState.withLock { $0.redirectHandler = handler }
+        return self
+    }
+
     // MARK: Attempts
 
     /// Builds the first request, from the plain spec or the convertible.

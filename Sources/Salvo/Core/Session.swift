@@ -243,6 +243,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         adaptAndSend(request, spec: initial.spec, urlRequest: initial.urlRequest)
     }
 
+    /// A request left at URLRequest's default timeout (60 s) takes the session's
+    /// `timeoutIntervalForRequest`, as URLSession gives it to such a request's task.
+    private func applySessionTimeout(to spec: inout RequestSpec) {
+        if spec.timeoutInterval == 60 && defaultTimeout != 60 { spec.timeoutInterval = defaultTimeout }
+    }
+
     /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
         var adapters: [any RequestAdapter] = []
@@ -276,7 +282,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                 eventMonitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
                 do {
                     try adapted.validate()
-                    send(request, spec: try RequestSpec(adapted), urlRequest: adapted)
+                    // Adapters see the request as built, at URLRequest's default timeout when
+                    // the caller set none; the session's timeout still applies to what they return.
+                    var spec = try RequestSpec(adapted)
+                    applySessionTimeout(to: &spec)
+                    send(request, spec: spec, urlRequest: adapted)
                 } catch {
                     adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
                 }

@@ -49,7 +49,7 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     ///     deliver the redirect response itself.
     open func request(_ request: Request, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest,
                       completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let handler = (request as? DataRequest)?.redirectHandler ?? session?.redirectHandler
+        let handler = request.redirectHandler ?? session?.redirectHandler
         guard let handler else {
             completionHandler(newRequest)
             return

@@ -111,16 +111,21 @@ extension CurlEasy {
             set(CURLOPT_PIPEWAIT, 1)
         }
 
-        set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout))
         if options.resourceTimeout > 0 && options.resourceTimeout.isFinite {
             set(CURLOPT_TIMEOUT_MS, Self.milliseconds(options.resourceTimeout))
         }
+        var connectTimeout = options.connectTimeout
         if transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite {
             // "No bytes for this long": fewer than 1 byte/s over the whole period. libcurl
             // counts it in whole seconds (the same rounding as `plainProfile(of:)`).
+            let idleSeconds = max(1, Int(transfer.idleTimeout.rounded(.up)))
             set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            set(CURLOPT_LOW_SPEED_TIME, max(1, Int(transfer.idleTimeout.rounded(.up))))
+            set(CURLOPT_LOW_SPEED_TIME, idleSeconds)
+            // libcurl checks the speed only once connected; a connection that never
+            // completes is no bytes too, and URLSession times it out as such.
+            connectTimeout = connectTimeout > 0 ? min(connectTimeout, TimeInterval(idleSeconds)) : TimeInterval(idleSeconds)
         }
+        set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
 
         if let credential = transfer.credential {
             // libcurl answers a Basic or Digest challenge, as URLSession answers one with a

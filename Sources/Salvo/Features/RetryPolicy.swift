@@ -152,13 +152,22 @@ open class RetryPolicy: RequestInterceptor, @unchecked Sendable { // no lock: on
         // after a 301/302/303 a POST's last hop is a GET; judging that would send the POST
         // again. (Alamofire's `request.request` never holds a redirect hop, so it means the
         // same thing there.)
-        guard let method = request.firstRequest?.method, retryableHTTPMethods.contains(method) else { return false }
+        guard let method = request.methodAsMade, retryableHTTPMethods.contains(method) else { return false }
         if let statusCode = request.response?.statusCode, retryableHTTPStatusCodes.contains(statusCode) {
             return true
         }
         let code = (error as? URLError)?.code ?? (error.asAFError?.underlyingError as? URLError)?.code
         guard let code else { return false }
         return retryableURLErrorCodes.contains(code)
+    }
+}
+
+extension Request {
+    /// The method of the first request sent or, when adaptation failed before anything was
+    /// sent, of the request as built: Alamofire's `Request.request` holds that initial
+    /// request from the start, so its policy can retry a transient adaptation failure.
+    fileprivate var methodAsMade: HTTPMethod? {
+        firstRequest?.method ?? mutableState.withLock { $0.currentSpec?.method }
     }
 }
 
