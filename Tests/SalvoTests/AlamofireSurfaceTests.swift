@@ -62,6 +62,72 @@ final class AlamofireSurfaceTests: XCTestCase {
     }
 }
 
+extension AlamofireSurfaceTests {
+    /// `withAllRequests` sees started, unfinished requests; `cancelAllRequests` cancels them
+    /// and then calls back; finished requests leave the registry.
+    func testCancelAllRequestsCancelsWhatIsRunning() throws {
+        let session = testSession()
+        let stalled = try TestServers.shared.url(.fault, "/stall-headers")
+        let requests = (0..<3).map { _ in session.request(stalled) }
+        let responses = requests.map { request -> XCTestExpectation in
+            let done = expectation(description: "response")
+            request.response(queue: .global()) { response in
+                XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+                done.fulfill()
+            }
+            return done
+        }
+        let unstarted = session.request(stalled)
+        let seen = expectation(description: "all requests")
+        session.withAllRequests { all in
+            XCTAssertEqual(all, Set(requests), "started requests only")
+            seen.fulfill()
+        }
+        wait(for: [seen], timeout: 10)
+        let cancelled = expectation(description: "cancelled")
+        session.cancelAllRequests(completingOnQueue: DispatchQueue(label: "test.cancel")) { cancelled.fulfill() }
+        wait(for: [cancelled] + responses, timeout: 10)
+        XCTAssertTrue(requests.allSatisfy(\.isCancelled))
+        XCTAssertFalse(unstarted.isCancelled, "never started, so never registered")
+        let empty = expectation(description: "none left")
+        session.withAllRequests { all in
+            XCTAssertTrue(all.isEmpty, "finished requests are forgotten: \(all)")
+            empty.fulfill()
+        }
+        wait(for: [empty], timeout: 10)
+    }
+
+    /// `description`, `firstMetrics`, `lastMetrics`, `performedRequests` and `credential`, and
+    /// the `didCreateURLRequest` event once per attempt (not per redirect hop).
+    func testRequestReportsItsAttempts() throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let created = Collector<String>()
+        monitor.requestDidCreateURLRequest = { _, urlRequest in created.append(urlRequest.url?.path ?? "") }
+        let session = Session(eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test.responses"))
+        XCTAssertEqual(session.eventMonitor.monitors.count, 1)
+        XCTAssertTrue(testSession().eventMonitor.monitors.isEmpty)
+
+        let request = session.request(try TestServers.shared.url(.httpbin, "/redirect/1"))
+        XCTAssertEqual(request.description, "No request created yet.")
+        XCTAssertNil(request.credential)
+        request.authenticate(username: "user", password: "secret")
+        XCTAssertEqual(request.credential?.user, "user")
+        XCTAssertEqual(request.credential?.password, "secret")
+        let response = awaitData(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(request.performedRequests.map { $0.url?.path }, ["/get"], "the attempt ended at the redirect's target")
+        // libcurl puts the credential into the redirect URL it resolves; it must not show.
+        XCTAssertNil(request.performedRequests.last?.url?.user)
+        XCTAssertNil(request.performedRequests.last?.url?.password)
+        XCTAssertEqual(request.requests.map { $0.url?.path }, ["/redirect/1"])
+        XCTAssertEqual(request.description, "GET \(try TestServers.shared.url(.httpbin, "/get").absoluteString) (200)")
+        XCTAssertNotNil(request.firstMetrics)
+        XCTAssertEqual(request.lastMetrics, request.metrics)
+        monitor.queue.sync {}
+        XCTAssertEqual(created.values, ["/redirect/1"])
+    }
+}
+
 private extension Result {
     var failure: Failure? {
         guard case let .failure(error) = self else { return nil }

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// All mutable state sits behind one `Mutex`; no lock is held while user code or the
 /// engine runs. The outcome is reported exactly once: the first path to mark the request
 /// complete takes the handler list, and handlers added later run straight away.
-open class Request: @unchecked Sendable { // every stored `var` is in `mutableState` (a Mutex); the `let`s are Sendable
+open class Request: @unchecked Sendable { // every stored `var` is in `mutableState` (a Mutex) but `activeSlot`, guarded by the session's ActiveRequests lock; the `let`s are Sendable
 
     /// The states of a request.
     public enum State: Sendable, Equatable {
@@ -150,6 +150,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     let hasInterceptor: Bool
     /// The `Session` running this request.
     public weak let delegate: Session?
+    /// This request's index in its session's `ActiveRequests`, or -1; read and written only
+    /// under that registry's lock.
+    @exclusivity(unchecked) var activeSlot = -1
 
     /// User name and password for HTTP authentication, answered by libcurl when the server
     /// asks (Basic or Digest); kept in the request's locked state.
@@ -234,6 +237,17 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     public var metrics: TransferMetrics? { mutableState.withLock { $0.contexts.last }?.metrics }
     /// The metrics of every attempt.
     public var allMetrics: [TransferMetrics] { mutableState.withLock { $0.contexts }.elements.compactMap(\.metrics) }
+    /// The metrics of the first attempt.
+    public var firstMetrics: TransferMetrics? { mutableState.withLock { $0.contexts.first }?.metrics }
+    /// The metrics of the last attempt; same as `metrics`.
+    public var lastMetrics: TransferMetrics? { metrics }
+    /// The `URLRequest` each attempt ended with: after redirects, the last hop's.
+    public var performedRequests: [URLRequest] { mutableState.withLock { $0.contexts }.elements.map(\.urlRequest) }
+    /// The credential set with `authenticate(username:password:persistence:)` or
+    /// `authenticate(with:)`, if any.
+    public var credential: URLCredential? {
+        mutableState.withLock { $0.credential }.map { URLCredential(user: $0.user, password: $0.password, persistence: .forSession) }
+    }
 
     // MARK: Control
 
@@ -260,6 +274,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case .start:
             monitor?.requestDidResume(self)
             if let session = delegate {
+                session.activeRequests.insert(self)
                 session.startAttempt(of: self)
             } else {
                 let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
@@ -405,6 +420,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             return (state.handlers, state.finishHandlers, state.contexts.isEmpty ? state.cURLHandler : nil)
         }
         guard let (handlers, finishHandlers, unsentCURLHandler) = taken else { return }
+        delegate?.activeRequests.remove(self)
         if let unsentCURLHandler {
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
@@ -431,6 +447,18 @@ extension Request: TransferOwner {
         } else {
             finish(on: transfer.deliveryQueue, error: .sessionDeinitialized)
         }
+    }
+}
+
+extension Request: CustomStringConvertible {
+    /// The method and URL of the last request sent, with the response's status code once one
+    /// came, e.g. `GET https://example.com/users (200)`.
+    public var description: String {
+        guard let request = performedRequests.last ?? lastRequest, let url = request.url, let method = request.httpMethod else {
+            return "No request created yet."
+        }
+        let text = "\(method) \(url.absoluteString)"
+        return response.map { "\(text) (\($0.statusCode))" } ?? text
     }
 }
 

@@ -29,13 +29,13 @@ extension Session {
             return
         case let .proceed(context): finished = context
         }
-        eventMonitor?.request(request, didGatherMetrics: outcome.metrics)
+        monitor?.request(request, didGatherMetrics: outcome.metrics)
         delegate.request(request, didFinishCollecting: outcome.metrics)
         let transportError = outcome.error.map { AFError.sessionTaskFailed(error: $0.urlError) }
         delegate.request(request, didCompleteWithError: transportError)
 
         if let error = transportError {
-            eventMonitor?.request(request, didFailTransferWithError: error)
+            monitor?.request(request, didFailTransferWithError: error)
             retryOrFinish(request, error: error, queue: queue)
             return
         }
@@ -54,17 +54,17 @@ extension Session {
             // A download that could not be moved into place: not a transport failure, so
             // not retried.
             request.mutableState.withLock { $0.error = failure }
-            eventMonitor?.request(request, didCompleteAttemptWithError: failure)
+            monitor?.request(request, didCompleteAttemptWithError: failure)
             request.finish(on: queue)
         } else {
-            eventMonitor?.request(request, didCompleteAttemptWithError: nil)
+            monitor?.request(request, didCompleteAttemptWithError: nil)
             request.finish(on: queue)
         }
     }
 
     func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
         request.mutableState.withLock { if $0.error == nil { $0.error = error } }
-        eventMonitor?.request(request, didCompleteAttemptWithError: error)
+        monitor?.request(request, didCompleteAttemptWithError: error)
         let retriers = retriers(for: request)
         guard !retriers.isEmpty else {
             request.finish(on: queue)
@@ -89,7 +89,7 @@ extension Session {
                     queue.async { request.finish(on: queue) }
                     return
                 }
-                eventMonitor?.requestIsRetrying(request)
+                monitor?.requestIsRetrying(request)
                 let retry: @Sendable () -> Void = { [self] in
                     // A request cancelled during the back-off was finished by `cancel()`.
                     let initial = request.mutableState.withLock { state in
@@ -131,9 +131,23 @@ extension Session {
 
     /// Builds the request URLSession would send after a redirect and asks the redirect
     /// handler. Returns `false` when the redirect is not followed here.
+    /// libcurl writes the credential of `CURLOPT_USERNAME`/`CURLOPT_PASSWORD` into the
+    /// redirect URL it resolves (`user:password@host`): left there, the password would show
+    /// in every later request, response and log line. It is removed unless the URL the
+    /// request was at carried user info itself; the credential still answers challenges.
+    private static func withoutAddedCredential(_ target: URL, from current: URL, of request: Request) -> URL {
+        guard target.user != nil, current.user == nil,
+              let credential = request.mutableState.withLock({ $0.credential }), target.user == credential.user,
+              var components = URLComponents(url: target, resolvingAgainstBaseURL: false) else { return target }
+        components.user = nil
+        components.password = nil
+        return components.url ?? target
+    }
+
     private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
                                 queue: DispatchQueue) -> Bool {
-        guard ResponseHead.isFollowedRedirect(status: head.statusCode), let url = URL(string: target) else { return false }
+        guard ResponseHead.isFollowedRedirect(status: head.statusCode), var url = URL(string: target) else { return false }
+        url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
         let tooMany = request.mutableState.withLock { state -> Bool in
             state.redirectCount += 1
             return state.redirectCount > Self.maximumRedirects

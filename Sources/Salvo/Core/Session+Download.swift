@@ -97,7 +97,7 @@ extension Session {
                                      plainSpec: RequestSpec?, interceptor: (any RequestInterceptor)?,
                                      destination: DownloadRequest.Destination?) -> DownloadRequest {
         DownloadRequest(downloadable: downloadable, convertible: convertible, plainSpec: plainSpec, underlyingQueue: rootQueue,
-                        serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                        serializationQueue: serializationQueue, eventMonitor: monitor, interceptor: interceptor,
                         delegate: self, destination: destination)
     }
 }

@@ -84,7 +84,7 @@ extension Session {
                                    automaticallyCancelOnStreamError: Bool, interceptor: (any RequestInterceptor)?,
                                    streamBufferSize: Int) -> DataStreamRequest {
         DataStreamRequest(convertible: convertible, plainSpec: plainSpec, underlyingQueue: rootQueue,
-                          serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                          serializationQueue: serializationQueue, eventMonitor: monitor, interceptor: interceptor,
                           delegate: self, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
                           streamBufferSize: streamBufferSize)
     }

@@ -203,7 +203,7 @@ extension Session {
                                    makeUploadable: @escaping @Sendable () throws -> UploadRequest.Uploadable) -> UploadRequest {
         let plainSpec = (convertible as? RequestConvertible)?.plainSpec
         return UploadRequest(convertible: convertible, plainSpec: plainSpec, underlyingQueue: rootQueue,
-                             serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
+                             serializationQueue: serializationQueue, eventMonitor: monitor, interceptor: interceptor,
                              delegate: self, makeUploadable: makeUploadable)
     }
 }

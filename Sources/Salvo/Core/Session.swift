@@ -47,13 +47,17 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     public let redirectHandler: (any RedirectHandler)?
     /// Whether `interceptor` is set, read without copying the existential.
     let hasInterceptor: Bool
-    /// The event monitors, combined.
-    public let eventMonitor: CompositeEventMonitor?
+    /// The event monitors, combined (none by default).
+    public let eventMonitor: CompositeEventMonitor
+    /// `eventMonitor` when it has monitors: a session without any skips building events.
+    let monitor: CompositeEventMonitor?
     /// Where handlers that name `.main` run instead, when set: the way to keep a server
     /// process, which never drains the main queue, away from it.
     public let responseQueue: DispatchQueue?
 
     let loop: EventLoop
+    /// The requests started and not finished.
+    let activeRequests = ActiveRequests()
     /// The session's headers as ready-made `Name: value` lines, built once.
     private let defaultHeaderLines: [(name: String, line: String)]
     /// `defaultHeaderLines` as a curl list; libcurl never changes a list it is given.
@@ -97,7 +101,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.interceptor = interceptor
         hasInterceptor = interceptor != nil
         self.redirectHandler = redirectHandler
-        eventMonitor = eventMonitors.isEmpty ? nil : CompositeEventMonitor(monitors: eventMonitors)
+        eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
+        monitor = eventMonitors.isEmpty ? nil : eventMonitor
         self.responseQueue = responseQueue
 
         let headers = configuration.headers
@@ -131,6 +136,32 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// session and finishes the same way.
     deinit {
         loop.shutdown(error: EventLoop.cancelledError)
+    }
+
+    // MARK: All requests
+
+    /// Calls `action` on `rootQueue` with every request the session has started and not yet
+    /// finished.
+    ///
+    /// - Parameter action: Receives the requests.
+    public func withAllRequests(perform action: @escaping @Sendable (Set<Request>) -> Void) {
+        rootQueue.async { action(self.activeRequests.all) }
+    }
+
+    /// Cancels every request the session has started and not yet finished, then calls
+    /// `completion` on `queue` (the cancellations are under way then; each request still
+    /// completes through its own handlers).
+    ///
+    /// - Parameters:
+    ///   - queue: Where `completion` runs. `.main` by default, or the session's
+    ///     `responseQueue` when it has one.
+    ///   - completion: Called once every request was told to cancel. `nil` by default.
+    public func cancelAllRequests(completingOnQueue queue: DispatchQueue = .main, completion: (@Sendable () -> Void)? = nil) {
+        let queue = handlerQueue(queue)
+        withAllRequests { requests in
+            requests.forEach { $0.cancel() }
+            if let completion { queue.async(execute: completion) }
+        }
     }
 
     // MARK: Requests
@@ -196,7 +227,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
 
     private func makeDataRequest(_ origin: RequestOrigin, interceptor: (any RequestInterceptor)?) -> DataRequest {
         let request = DataRequest(origin: origin, underlyingQueue: rootQueue,
-                                  serializationQueue: serializationQueue, eventMonitor: eventMonitor,
+                                  serializationQueue: serializationQueue, eventMonitor: monitor,
                                   interceptor: interceptor, delegate: self)
         return request
     }
@@ -228,13 +259,13 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             initial = made
         } catch {
             let afError = error.asAFError(or: .createURLRequestFailed(error: error))
-            eventMonitor?.request(request, didFailToCreateURLRequestWithError: afError)
+            monitor?.request(request, didFailToCreateURLRequestWithError: afError)
             deliverFailure(of: request, afError)
             return
         }
-        if let eventMonitor {
+        if let monitor {
             // The plain path builds no URLRequest; monitors still get one.
-            eventMonitor.request(request, didCreateInitialURLRequest: initial.urlRequest ?? initial.spec.urlRequest)
+            monitor.request(request, didCreateInitialURLRequest: initial.urlRequest ?? initial.spec.urlRequest)
         }
         request.mutableState.withLock {
             $0.currentSpec = initial.spec
@@ -279,7 +310,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         Self.adapt(initialRequest, with: adapters[...], state: state) { [self] result in
             switch result {
             case let .success(adapted):
-                eventMonitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
+                monitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
                 do {
                     try adapted.validate()
                     // Adapters see the request as built, at URLRequest's default timeout when
@@ -314,7 +345,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// A failed adaptation is offered to the retriers, as Alamofire does: a token-refreshing
     /// interceptor fails the adapt and then asks for a retry.
     private func adaptationFailed(_ request: Request, _ initialRequest: URLRequest, _ error: AFError) {
-        eventMonitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
+        monitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
         let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
         queue.async { self.retryOrFinish(request, error: error, queue: queue) }
     }
@@ -401,7 +432,10 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             queue.async { request.finish(on: queue) }
             return
         }
-        if let eventMonitor { eventMonitor.request(request, didCreateTransferFor: context.urlRequest) }
+        if let monitor {
+            if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
+            monitor.request(request, didCreateTransferFor: context.urlRequest)
+        }
         if let announce {
             if let cURL = announce.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
             if let onRequest = announce.onRequest {

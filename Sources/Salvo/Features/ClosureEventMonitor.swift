@@ -37,6 +37,7 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
         var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)?
         var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)?
         var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)?
+        var requestDidCreateURLRequest: (@Sendable (Request, URLRequest) -> Void)?
         var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)?
         var requestDidGatherMetrics: (@Sendable (Request, TransferMetrics) -> Void)?
         var requestDidFailTransferWithError: (@Sendable (Request, AFError) -> Void)?
@@ -99,9 +100,14 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
         set { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError = newValue } }
     }
 
-    /// Called on `request(_:didCreateTransferFor:)`, with the `URLRequest` the attempt sends.
-    /// Salvo's counterpart of Alamofire's `requestDidCreateURLRequest` and
-    /// `requestDidCreateTask`.
+    /// Called on `request(_:didCreateURLRequest:)`, with the adapted request of each attempt.
+    open var requestDidCreateURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateURLRequest } }
+        set { closures.withLock { $0.requestDidCreateURLRequest = newValue } }
+    }
+
+    /// Called on `request(_:didCreateTransferFor:)`, with the `URLRequest` the attempt sends
+    /// (also on each redirect hop). Salvo's counterpart of Alamofire's `requestDidCreateTask`.
     open var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateTransfer } }
         set { closures.withLock { $0.requestDidCreateTransfer = newValue } }
@@ -234,6 +240,11 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
     /// Calls `requestDidFailToAdaptURLRequestWithError`.
     open func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {
         requestDidFailToAdaptURLRequestWithError?(request, initialRequest, error)
+    }
+
+    /// Calls `requestDidCreateURLRequest`.
+    open func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {
+        requestDidCreateURLRequest?(request, urlRequest)
     }
 
     /// Calls `requestDidCreateTransfer`.

@@ -32,6 +32,8 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Forwards the event to every monitor.
     public func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) { each { $0.request(request, didFailToAdaptURLRequest: initialRequest, withError: error) } }
     /// Forwards the event to every monitor.
+    public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) { each { $0.request(request, didCreateURLRequest: urlRequest) } }
+    /// Forwards the event to every monitor.
     public func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest) { each { $0.request(request, didCreateTransferFor: urlRequest) } }
     /// Forwards the event to every monitor.
     public func request(_ request: Request, didGatherMetrics metrics: TransferMetrics) { each { $0.request(request, didGatherMetrics: metrics) } }

@@ -21,7 +21,10 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest)
     /// An adapter failed.
     func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError)
-    /// An attempt's transfer was handed to the engine.
+    /// An attempt's `URLRequest` is final (adapted), just before its transfer is created; once
+    /// per attempt, not per redirect hop.
+    func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest)
+    /// An attempt's transfer, or a redirect hop's, was handed to the engine.
     func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest)
     /// An attempt's transfer finished, with its metrics.
     func request(_ request: Request, didGatherMetrics metrics: TransferMetrics)
@@ -79,6 +82,8 @@ extension EventMonitor {
     public func request(_ request: Request, didAdaptInitialRequest initialRequest: URLRequest, to adaptedRequest: URLRequest) {}
     /// Does nothing.
     public func request(_ request: Request, didFailToAdaptURLRequest initialRequest: URLRequest, withError error: AFError) {}
+    /// Does nothing.
+    public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {}
     /// Does nothing.
     public func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest) {}
     /// Does nothing.
