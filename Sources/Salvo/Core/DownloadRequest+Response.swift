@@ -203,4 +203,34 @@ extension DownloadRequest {
                                                                        emptyRequestMethods: emptyRequestMethods),
                         completionHandler: completionHandler)
     }
+
+    /// Calls a handler with the file's contents parsed by `JSONSerialization`.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the serializer and handler run. `.main` by default (see
+    ///     `Session.responseQueue`).
+    ///   - dataPreprocessor: Applied to the contents first. `PassthroughPreprocessor` by default.
+    ///   - emptyResponseCodes: Status codes that may have empty bodies (the value is then
+    ///     `NSNull()`). `[204, 205]` by default.
+    ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
+    ///   - options: `JSONSerialization` reading options. `.allowFragments` by default.
+    ///   - completionHandler: Called once.
+    /// - Returns: The request.
+    /// - Note: The whole file is read into memory to be parsed.
+    @available(*, deprecated, message: "responseJSON is deprecated, as in Alamofire 5. Use responseDecodable instead.")
+    @discardableResult
+    public func responseJSON(queue: DispatchQueue = .main,
+                             dataPreprocessor: any DataPreprocessor = JSONResponseSerializer.defaultDataPreprocessor,
+                             emptyResponseCodes: Set<Int> = JSONResponseSerializer.defaultEmptyResponseCodes,
+                             emptyRequestMethods: Set<HTTPMethod> = JSONResponseSerializer.defaultEmptyRequestMethods,
+                             options: JSONSerialization.ReadingOptions = .allowFragments,
+                             completionHandler: @escaping @Sendable (AFDownloadResponse<Any>) -> Void) -> Self {
+        let serializer = JSONResponseSerializer(dataPreprocessor: dataPreprocessor, emptyResponseCodes: emptyResponseCodes,
+                                                emptyRequestMethods: emptyRequestMethods, options: options)
+        // The serializer yields `any Sendable`; Alamofire's handler takes `Any`. The value is
+        // re-typed on the handler's queue, where it is made and consumed.
+        return builtInResponse(queue: queue, serializer: serializer) { response in
+            completionHandler(response.map { $0 as Any })
+        }
+    }
 }

@@ -6,3 +6,7 @@ public enum SalvoInfo {
     /// Salvo's version.
     public static let version = "0.1.0"
 }
+
+/// Alamofire's name for `SalvoInfo`, so `AFInfo.version` (in a User-Agent, say) compiles
+/// unchanged. It reports Salvo's version, not an Alamofire version.
+public typealias AFInfo = SalvoInfo

@@ -19,7 +19,7 @@ import FoundationNetworking
 ///
 /// - Note: The methods run on the request's delivery queue (its first response handler's
 ///   queue), never on Salvo's event-loop thread.
-open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessionBox` (a Mutex); subclasses guard their own
+open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessionBox` (a Mutex), `fileManager` is a Sendable `let`; subclasses guard their own
 
     private let sessionBox = Mutex<WeakSession>(WeakSession())
 
@@ -30,8 +30,18 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     /// The session this delegate serves, set when the session is created.
     public var session: Session? { sessionBox.withLock { $0.session } }
 
+    /// The file manager given at creation, for the delegate's file work.
+    ///
+    /// - Note: Alamofire's delegate moves finished downloads with it. Salvo's downloads are
+    ///   moved into place by the request itself, which uses `FileManager.default` for now.
+    let fileManager: FileManager
+
     /// Creates a delegate.
-    public init() {}
+    ///
+    /// - Parameter fileManager: The `FileManager` for file work. `.default` by default.
+    public init(fileManager: FileManager = .default) {
+        self.fileManager = fileManager
+    }
 
     func attach(to session: Session) {
         sessionBox.withLock { $0.session = session }

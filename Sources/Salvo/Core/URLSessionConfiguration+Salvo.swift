@@ -3,21 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A namespace for Salvo's extensions, reached as `.af`, as in Alamofire.
-public struct AlamofireExtension<ExtendedType> {
-    /// The extended value.
-    public private(set) var type: ExtendedType
-
-    /// Wraps a value.
-    public init(_ type: ExtendedType) {
-        self.type = type
-    }
-}
-
-extension URLSessionConfiguration {
-    /// Salvo's extensions.
-    public static var af: AlamofireExtension<URLSessionConfiguration>.Type { AlamofireExtension<URLSessionConfiguration>.self }
-}
+/// `URLSessionConfiguration.af` reaches Salvo's configurations (`.default`, `.ephemeral`).
+extension URLSessionConfiguration: AlamofireExtended {}
 
 extension URLSessionConfiguration {
     /// `httpAdditionalHeaders` as `HTTPHeaders`: the headers a `Session` made with this

@@ -30,10 +30,24 @@ open class UploadRequest: DataRequest, @unchecked Sendable { // state: Request.m
     /// What the request sends, once it has been made (for multipart forms, once encoded).
     public var uploadable: Uploadable? { uploads.uploadable }
 
+    /// The request together with the recipe for its body. Its `createUploadable()` makes the
+    /// body afresh: for a multipart form, that encodes the form again; the body this request
+    /// sends is `uploadable`.
+    public let upload: any UploadableConvertible
+
+    /// Removes a multipart form that was encoded to a temporary file, once the request
+    /// completes.
+    ///
+    /// - Note: `Session.upload(...)` accepts a `fileManager:` argument but does not hand it
+    ///   to the request yet, so this is `FileManager.default`.
+    public let fileManager: FileManager
+
     init(convertible: any URLRequestConvertible, plainSpec: RequestSpec?, underlyingQueue: DispatchQueue,
          serializationQueue: DispatchQueue, eventMonitor: CompositeEventMonitor?, interceptor: (any RequestInterceptor)?,
-         delegate: Session, makeUploadable: @escaping @Sendable () throws -> Uploadable) {
-        uploads = UploadAttempts(makeUploadable: makeUploadable)
+         delegate: Session, fileManager: FileManager = .default, makeUploadable: @escaping @Sendable () throws -> Uploadable) {
+        upload = DeferredUpload(request: convertible, makeUploadable: makeUploadable)
+        self.fileManager = fileManager
+        uploads = UploadAttempts(makeUploadable: makeUploadable, fileManager: fileManager)
         super.init(origin: .convertible(convertible, plainSpec: plainSpec), underlyingQueue: underlyingQueue,
                    serializationQueue: serializationQueue, eventMonitor: eventMonitor, interceptor: interceptor,
                    delegate: delegate, attemptHooks: uploads)
@@ -52,10 +66,12 @@ final class UploadAttempts: AttemptHooks {
     }
 
     private let makeUploadable: @Sendable () throws -> UploadRequest.Uploadable
+    private let fileManager: FileManager
     private let state = Mutex(State())
 
-    init(makeUploadable: @escaping @Sendable () throws -> UploadRequest.Uploadable) {
+    init(makeUploadable: @escaping @Sendable () throws -> UploadRequest.Uploadable, fileManager: FileManager) {
         self.makeUploadable = makeUploadable
+        self.fileManager = fileManager
     }
 
     var sendsBodySource: Bool { true }
@@ -119,7 +135,18 @@ final class UploadAttempts: AttemptHooks {
     func requestFinishing(_ request: Request) {
         // A multipart form encoded to a temporary file is removed, whatever the outcome.
         if case let .file(url, shouldRemove: true)? = uploadable {
-            try? FileManager.default.removeItem(at: url)
+            try? fileManager.removeItem(at: url)
         }
     }
+}
+
+/// An upload's `UploadRequest.upload`: the request's convertible and the closure that makes
+/// its body.
+struct DeferredUpload: UploadConvertible {
+    let request: any URLRequestConvertible
+    let makeUploadable: @Sendable () throws -> UploadRequest.Uploadable
+
+    func asURLRequest() throws -> URLRequest { try request.asURLRequest() }
+
+    func createUploadable() throws -> UploadRequest.Uploadable { try makeUploadable() }
 }

@@ -8,9 +8,17 @@ import FoundationNetworking
 /// When the request has no `Content-Type`, it gets `application/json`; one already set is
 /// kept.
 ///
-/// - Note: Alamofire declares this class `open`; Salvo's is `final`, so that its `Sendable`
-///   conformance is checked by the compiler rather than promised.
-public final class JSONParameterEncoder: ParameterEncoder {
+/// The class is `open`, as in Alamofire: a subclass may override
+/// `encode(_:into:)`, for instance to add a header or wrap the value, and call `super`.
+///
+/// - Note: In Swift 6 a subclass must restate the conformance,
+///   `class MyEncoder: JSONParameterEncoder, @unchecked Sendable`, or the compiler
+///   warns; the same holds with Alamofire.
+// `@unchecked Sendable` because the compiler cannot check a non-final class. It holds: the
+// only stored property is a `let` holding a `JSONEncoder`, which Foundation declares
+// `Sendable` (its options sit behind a lock). A subclass that adds mutable state must guard
+// it itself, as with any `open` Sendable class.
+open class JSONParameterEncoder: @unchecked Sendable, ParameterEncoder {
     /// An encoder with a default `JSONEncoder`.
     public static var `default`: JSONParameterEncoder { JSONParameterEncoder() }
 
@@ -38,7 +46,8 @@ public final class JSONParameterEncoder: ParameterEncoder {
         self.encoder = encoder
     }
 
-    /// Encodes `parameters` as the JSON body of a copy of `request`.
+    /// Encodes `parameters` as the JSON body of a copy of `request`. Override it to change
+    /// how parameters are written; call `super` to keep the JSON body and `Content-Type`.
     ///
     /// - Parameters:
     ///   - parameters: The value to encode. `nil` returns `request` untouched.
@@ -47,7 +56,7 @@ public final class JSONParameterEncoder: ParameterEncoder {
     /// - Throws: `AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error:))` when
     ///   the `JSONEncoder` fails, for instance on a `Double.nan`. (Alamofire reports this
     ///   encoder's failures with that `ParameterEncoding` error too.)
-    public func encode<Parameters: Encodable>(_ parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
+    open func encode<Parameters: Encodable>(_ parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         guard let parameters else { return request }
 
         var request = request

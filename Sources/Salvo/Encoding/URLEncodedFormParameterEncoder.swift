@@ -10,9 +10,17 @@ import FoundationNetworking
 /// `application/x-www-form-urlencoded; charset=utf-8`; one already set is kept. How values
 /// are written is up to the `URLEncodedFormEncoder` given at creation.
 ///
-/// - Note: Alamofire declares this class `open`; Salvo's is `final`, so that its `Sendable`
-///   conformance is checked by the compiler rather than promised.
-public final class URLEncodedFormParameterEncoder: ParameterEncoder {
+/// The class is `open`, as in Alamofire: a subclass may override `encode(_:into:)` and
+/// call `super`.
+///
+/// - Note: In Swift 6 a subclass must restate the conformance,
+///   `class MyEncoder: URLEncodedFormParameterEncoder, @unchecked Sendable`, or the compiler
+///   warns; the same holds with Alamofire.
+// `@unchecked Sendable` because the compiler cannot check a non-final class. It holds: the
+// stored properties are two `let`s, a `URLEncodedFormEncoder` (itself checked `Sendable`)
+// and a `Sendable` enum. A subclass that adds mutable state must guard it itself, as with
+// any `open` Sendable class.
+open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder {
     /// Where the encoded text goes.
     public enum Destination: Sendable {
         /// Into the query for `GET`, `HEAD` and `DELETE` requests, into the body otherwise.
@@ -50,7 +58,8 @@ public final class URLEncodedFormParameterEncoder: ParameterEncoder {
         self.destination = destination
     }
 
-    /// Encodes `parameters` into the query or the body of a copy of `request`.
+    /// Encodes `parameters` into the query or the body of a copy of `request`. Override it
+    /// to change how parameters are written; call `super` for the standard encoding.
     ///
     /// A query the URL already has is kept and the new pairs are appended after an `&`.
     /// An encoding that produces no pairs leaves the URL without a query.
@@ -64,7 +73,7 @@ public final class URLEncodedFormParameterEncoder: ParameterEncoder {
     ///   when the request has no URL or the new URL cannot be built,
     ///   `.missingRequiredComponent(.httpMethod(rawValue:))` when it has no method, or
     ///   `.encoderFailed(error:)` wrapping the `URLEncodedFormEncoder`'s error.
-    public func encode<Parameters: Encodable>(_ parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
+    open func encode<Parameters: Encodable>(_ parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         guard let parameters else { return request }
 
         var request = request
