@@ -57,7 +57,8 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     }
 
     /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive, before the
-    /// body; once per attempt that gets a final (non-redirect) response.
+    /// body; once per attempt that gets a final (non-redirect) response. The body waits until
+    /// the handler has run.
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs. `.main` by default.
@@ -65,19 +66,35 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     /// - Returns: The request.
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
-        let queue = delegate?.handlerQueue(queue) ?? queue
-        mutableState.withLock { $0.httpResponseHandlers.append((queue, handler)) }
-        return self
+        addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, observing: handler))
+    }
+
+    /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive, and waits
+    /// for its decision before taking the body: `.allow` goes on, `.cancel` cancels the
+    /// request. Once per attempt that gets a final (non-redirect) response.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the handler runs. `.main` by default.
+    ///   - handler: The handler; it must call its completion handler once.
+    /// - Returns: The request.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(
+        on queue: DispatchQueue = .main,
+        perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
+                                              _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    ) -> Self {
+        addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, deciding: handler))
     }
 
     /// The engine hook that turns a response head into `onHTTPResponse` calls, or `nil`
-    /// when no one listens.
-    func headHandler() -> (@Sendable (ResponseHead) -> Void)? {
+    /// when no one listens; `decided` gets the handlers' verdict.
+    func headHandler(decided: @escaping @Sendable (ResponseDisposition) -> Void) -> (@Sendable (ResponseHead) -> Void)? {
         let handlers = mutableState.withLock { $0.httpResponseHandlers }
         guard !handlers.isEmpty else { return nil }
         return { head in
-            guard let response = head.makeHTTPURLResponse() else { return }
-            for (queue, handler) in handlers { queue.async { handler(response) } }
+            guard let response = head.makeHTTPURLResponse() else { return decided(.allow) }
+            HTTPResponseHandler.run(handlers, response: response, inlineOn: nil, decided: decided)
         }
     }
 }

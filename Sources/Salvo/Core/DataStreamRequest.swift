@@ -114,7 +114,8 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     }
 
     /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive (and passed
-    /// validation), before any chunk; once per attempt that gets a final response.
+    /// validation), before any chunk; once per attempt that gets a final response. The body
+    /// waits until the handler has run.
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs. `.main` by default.
@@ -122,9 +123,25 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     /// - Returns: The request.
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
-        let queue = delegate?.handlerQueue(queue) ?? queue
-        mutableState.withLock { $0.httpResponseHandlers.append((queue, handler)) }
-        return self
+        addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, observing: handler))
+    }
+
+    /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive (and passed
+    /// validation), and waits for its decision before taking the body: `.allow` goes on,
+    /// `.cancel` cancels the request. Once per attempt that gets a final response.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the handler runs. `.main` by default.
+    ///   - handler: The handler; it must call its completion handler once.
+    /// - Returns: The request.
+    @_disfavoredOverload
+    @discardableResult
+    public func onHTTPResponse(
+        on queue: DispatchQueue = .main,
+        perform handler: @escaping @Sendable (_ response: HTTPURLResponse,
+                                              _ completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    ) -> Self {
+        addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, deciding: handler))
     }
 
     // MARK: Validation

@@ -66,7 +66,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var credential: Credential?
             var redirectHandler: (any RedirectHandler)?
             var validators: [@Sendable () -> Void] = []
-            var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] = []
+            var httpResponseHandlers: [HTTPResponseHandler] = []
             var finishHandlers: [@Sendable () -> Void] = []
             var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
             var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
@@ -99,7 +99,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             get { extras?.validators ?? [] }
             set { setExtra(\.validators, newValue, isEmpty: newValue.isEmpty) }
         }
-        var httpResponseHandlers: [(DispatchQueue, @Sendable (HTTPURLResponse) -> Void)] {
+        var httpResponseHandlers: [HTTPResponseHandler] {
             get { extras?.httpResponseHandlers ?? [] }
             set { setExtra(\.httpResponseHandlers, newValue, isEmpty: newValue.isEmpty) }
         }

@@ -280,6 +280,18 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         if spec.timeoutInterval == 60 && defaultTimeout != 60 { spec.timeoutInterval = defaultTimeout }
     }
 
+    /// Carries out what a request's `onHTTPResponse` handlers decided about a transfer held
+    /// for them: release it, or cancel the request.
+    static func responseDecision(_ request: Request, _ transfer: Transfer,
+                                 _ loop: EventLoop) -> @Sendable (Request.ResponseDisposition) -> Void {
+        { [weak request, weak transfer, weak loop] disposition in
+            switch disposition {
+            case .allow: if let transfer { loop?.send(.release(transfer)) }
+            case .cancel: request?.cancel()
+            }
+        }
+    }
+
     /// The request's own interceptor adapts first, then the session's, as in Alamofire.
     private func adapters(for request: Request) -> [any RequestAdapter] {
         var adapters: [any RequestAdapter] = []
@@ -393,7 +405,10 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             deliveryQueue: queue,
             owner: request
         )
-        if hasHeadHandlers { transfer.headHandler = (request as? DataRequest)?.headHandler() }
+        if hasHeadHandlers, let dataRequest = request as? DataRequest {
+            transfer.headHandler = dataRequest.headHandler(decided: Self.responseDecision(request, transfer, loop))
+            transfer.holdsForResponse = transfer.headHandler != nil
+        }
         if let credential { transfer.credential = (credential.user, credential.password) }
         if let progress { transfer.progress = progress.transferProgress() }
         if let hooks {

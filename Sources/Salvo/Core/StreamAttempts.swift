@@ -54,13 +54,15 @@ final class StreamAttempts: AttemptHooks {
         let (request, hasValidators) = state.withLock { ($0.request, !$0.validators.isEmpty) }
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
         if hasValidators || !responseHandlers.isEmpty {
+            // The transfer waits for the response handlers; a failed validation cancels it.
+            let decided = request.flatMap { request in request.delegate.map { Session.responseDecision(request, transfer, $0.loop) } }
+            transfer.holdsForResponse = !responseHandlers.isEmpty && decided != nil
             transfer.headHandler = { [weak self, weak transfer] head in
                 guard let self, let transfer, self.validate(head, transfer: transfer) else { return }
-                guard !responseHandlers.isEmpty, let response = head.makeHTTPURLResponse() else { return }
+                guard let decided, !responseHandlers.isEmpty else { return }
+                guard let response = head.makeHTTPURLResponse() else { return decided(.allow) }
                 // On the delivery queue it runs inline, so it comes before the first chunk there too.
-                for (handlerQueue, handler) in responseHandlers {
-                    if handlerQueue === queue { handler(response) } else { handlerQueue.async { handler(response) } }
-                }
+                HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: queue, decided: decided)
             }
         }
     }

@@ -27,6 +27,9 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         /// A stream's consumer caught up, or an upload's stream has bytes again: continue a
         /// transfer its sink or its body source paused, unless the user suspended it.
         case drained(Transfer)
+        /// The request's `onHTTPResponse` handlers have all seen the response and allowed it:
+        /// continue a transfer held for them, unless the user suspended it.
+        case release(Transfer)
         case shutdown(CurlError)
     }
 
@@ -209,8 +212,12 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             }
         case let .resume(transfer):
             transfer.userPaused = false
-            if transfer.phase == .active, let easy = transfer.easy { unpause(easy) }
+            if transfer.phase == .active, !transfer.heldForResponse, let easy = transfer.easy { unpause(easy) }
         case let .drained(transfer):
+            if transfer.phase == .active, !transfer.userPaused, !transfer.heldForResponse, let easy = transfer.easy { unpause(easy) }
+        case let .release(transfer):
+            guard transfer.heldForResponse else { return }
+            transfer.heldForResponse = false
             if transfer.phase == .active, !transfer.userPaused, let easy = transfer.easy { unpause(easy) }
         case let .shutdown(error):
             shutdownError = error

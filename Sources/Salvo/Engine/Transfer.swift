@@ -75,6 +75,12 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
     @exclusivity(unchecked) var headHandler: (@Sendable (ResponseHead) -> Void)?
+    /// Whether the transfer pauses once `headHandler` is told, until the request layer
+    /// releases it (`EventLoop.Command.release`): `onHTTPResponse` handlers see the response
+    /// before any body byte arrives.
+    @exclusivity(unchecked) var holdsForResponse = false
+    /// Paused for `holdsForResponse` and not yet released (loop thread).
+    @exclusivity(unchecked) var heldForResponse = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
     @exclusivity(unchecked) var challengePending = false
     /// HTTP authentication, offered when the server challenges.
@@ -127,7 +133,12 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         if challengePending, let easy {
             // Body bytes after a 401/407: it was the final response after all.
             challengePending = false
-            headersComplete(easy)
+            headersComplete(easy, pausing: false)
+        }
+        if heldForResponse {
+            // Headers ended inside this write (a 401 that was final): libcurl keeps these
+            // bytes and hands them over again once the transfer is released.
+            return SALVO_WRITEFUNC_PAUSE
         }
         if let sink { return sink.write(bytes, count) }
         received.append(bytes, count)
@@ -151,12 +162,13 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
                 return length
             }
         }
-        headersComplete(easy)
+        headersComplete(easy, pausing: true)
         return length
     }
 
-    /// The end of a final response's header block.
-    private func headersComplete(_ easy: CurlEasy) {
+    /// The end of a final response's header block. `pausing`: a hold pauses the handle here
+    /// (from the header callback); from the write callback, the write answers "pause" instead.
+    private func headersComplete(_ easy: CurlEasy, pausing: Bool) {
         if let sink {
             let status = easy.getLong(CURLINFO_RESPONSE_CODE)
             sink.headersEnded(status: status, isRedirect: Self.isRedirect(status: status, easy),
@@ -166,7 +178,12 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
             let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
             if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
         }
-        if let headHandler { announceHead(easy, headHandler) }
+        if let headHandler, announceHead(easy, headHandler), holdsForResponse {
+            heldForResponse = true
+            // A paused handle is reset before its next transfer.
+            easy.plainProfile = nil
+            if pausing { curl_easy_pause(easy.handle, SALVO_PAUSE_ALL) }
+        }
     }
 
     /// Whether the response whose headers just ended is a redirect the request layer follows
@@ -185,14 +202,16 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         return Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash].trimmingCharacters(in: .whitespaces))
     }
 
-    private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) {
+    /// Hands a final response's head to `handler`; returns whether it did.
+    private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) -> Bool {
         let status = easy.getLong(CURLINFO_RESPONSE_CODE)
-        guard status >= 200 else { return }
+        guard status >= 200 else { return false }
         // A redirect that will be followed is not the response the caller waits for.
-        guard !Self.isRedirect(status: status, easy) else { return }
+        guard !Self.isRedirect(status: status, easy) else { return false }
         let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.versionText(easy.getLong(CURLINFO_HTTP_VERSION)) ?? "1.1",
                                 url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
                                 contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
         deliveryQueue.async { handler(head) }
+        return true
     }
 }

@@ -98,13 +98,10 @@ extension Request {
     /// then dropped), the last handler going ends the sequence (`StreamEnd.deinit`), so no
     /// loop waits forever for it.
     ///
-    /// - Parameter afterDeliveryQueue: Whether the end must also wait for the blocks already
-    ///   queued on the request's delivery queue. A `DataRequest`'s response head reaches its
-    ///   `onHTTPResponse` handlers through that queue, which may be concurrent (the session's
-    ///   `serializationQueue` is), so the block posting the last response may still be running
-    ///   when the request finishes; a barrier behind it orders the end after it.
+    /// Events and the end go through one serial queue, and every event is posted there before
+    /// the request finishes (an `onHTTPResponse` handler holds the transfer until it has run),
+    /// so the end comes after the last event.
     func eventStream<Element: Sendable>(bufferingPolicy: StreamOf<Element>.BufferingPolicy,
-                                        afterDeliveryQueue: Bool = false,
                                         register: (_ queue: DispatchQueue, _ yield: @escaping @Sendable (Element) -> Void) -> Void)
         -> StreamOf<Element> {
         StreamOf(bufferingPolicy: bufferingPolicy) { continuation in
@@ -114,15 +111,7 @@ extension Request {
             register(queue) { end.yield($0) }
             // Weak: the finish hooks are dropped only when the request finishes, and a request
             // that never does must still be free to go.
-            onFinish { [weak self] in
-                guard afterDeliveryQueue else { return queue.async { end.finish() } }
-                // The queue transfers deliver on once a handler was added (the root queue
-                // before). The barrier waits for every block already on that queue, other
-                // requests' serializers included, and holds new ones back meanwhile: a cost
-                // paid only by requests with a response sequence.
-                let deliveryQueue = self?.mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
-                deliveryQueue.async(flags: .barrier) { queue.async { end.finish() } }
-            }
+            onFinish { queue.async { end.finish() } }
         }
     }
 }
@@ -167,13 +156,8 @@ extension DataRequest {
     /// - Note: Make the sequence before the request starts (before its first response handler
     ///   when the session starts requests immediately): an attempt that is already running
     ///   keeps the response handlers it started with.
-    /// - Warning: The sequence ends behind a barrier on the queue of the request's first
-    ///   response handler, which holds on a serial or private concurrent queue (the session's
-    ///   `serializationQueue`, what the `serializing` methods use). When that first handler
-    ///   runs on a global queue (`responseData(queue: .global())`), no barrier holds there, and
-    ///   the last response may come after the end and be missed.
     public func httpResponses(bufferingPolicy: StreamOf<HTTPURLResponse>.BufferingPolicy = .unbounded) -> StreamOf<HTTPURLResponse> {
-        eventStream(bufferingPolicy: bufferingPolicy, afterDeliveryQueue: true) { queue, yield in
+        eventStream(bufferingPolicy: bufferingPolicy) { queue, yield in
             onHTTPResponse(on: queue) { yield($0) }
         }
     }
