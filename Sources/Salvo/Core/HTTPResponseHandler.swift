@@ -20,6 +20,24 @@ extension Request {
         mutableState.withLock { $0.httpResponseHandlers.append(handler) }
         return self
     }
+
+    /// Tells the `onHTTPResponse` handlers (after a stream's validators) of a final response
+    /// the engine could not announce while it ran: a redirect the request does not follow,
+    /// or a 401/407 with no body, which libcurl might have answered. Runs on the delivery
+    /// queue once the transfer has ended; `proceed` runs there when every handler allowed
+    /// (or none listens, or validation failed); a `.cancel` cancels the request instead.
+    func announceFinalHead(_ head: ResponseHead, on queue: DispatchQueue, proceed: @escaping @Sendable () -> Void) {
+        guard head.statusCode >= 200 else { return proceed() }
+        if let stream = self as? DataStreamRequest, !stream.streams.validateFinal(head) { return proceed() }
+        let handlers = mutableState.withLock { $0.httpResponseHandlers }
+        guard !handlers.isEmpty, let response = head.makeHTTPURLResponse() else { return proceed() }
+        HTTPResponseHandler.run(handlers, response: response, inlineOn: nil) { disposition in
+            switch disposition {
+            case .allow: queue.async(execute: proceed)
+            case .cancel: self.cancel()
+            }
+        }
+    }
 }
 
 /// One `onHTTPResponse` registration: its queue and a handler that answers with a

@@ -261,7 +261,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             switch state.state {
             case .initialized:
                 state.state = .resumed
-                return state.attempt == 0 ? .start : .unpause(state.transfer)
+                guard state.attempt == 0 else { return .unpause(state.transfer) }
+                // Recorded under the request's lock, so a cancel's finish, which forgets the
+                // request after taking this lock, cannot come first and leave it recorded.
+                delegate?.activeRequests.insert(self)
+                return .start
             case .suspended:
                 state.state = .resumed
                 return .unpause(state.transfer)
@@ -274,7 +278,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case .start:
             monitor?.requestDidResume(self)
             if let session = delegate {
-                session.activeRequests.insert(self)
                 session.startAttempt(of: self)
             } else {
                 let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue

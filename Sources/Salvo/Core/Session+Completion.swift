@@ -39,10 +39,20 @@ extension Session {
             retryOrFinish(request, error: error, queue: queue)
             return
         }
-        if let head = outcome.head, let target = head.redirectURL, followRedirect(request, head: head, target: target, from: finished, queue: queue) {
+        // Someone listens for the final head and the engine could not tell them: the request
+        // announces it, unless it follows it as a redirect.
+        let unannounced = transfer.headHandler != nil && !transfer.headAnnounced ? outcome.head : nil
+        if let head = outcome.head, let target = head.redirectURL,
+           followRedirect(request, head: head, target: target, from: finished, unannounced: unannounced, queue: queue) {
             return
         }
-        validateAndFinish(request, queue: queue)
+        finishAttempt(request, unannounced: unannounced, queue: queue)
+    }
+
+    /// Announces a final head the engine did not, then validates and finishes.
+    private func finishAttempt(_ request: Request, unannounced head: ResponseHead?, queue: DispatchQueue) {
+        guard let head else { return validateAndFinish(request, queue: queue) }
+        request.announceFinalHead(head, on: queue) { [self] in validateAndFinish(request, queue: queue) }
     }
 
     /// Validates the attempt's response, then retries or finishes.
@@ -145,7 +155,7 @@ extension Session {
     }
 
     private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
-                                queue: DispatchQueue) -> Bool {
+                                unannounced: ResponseHead?, queue: DispatchQueue) -> Bool {
         guard ResponseHead.isFollowedRedirect(status: head.statusCode), var url = URL(string: target) else { return false }
         url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
         let tooMany = request.mutableState.withLock { state -> Bool in
@@ -184,7 +194,7 @@ extension Session {
             }
             guard let redirected, let spec = try? RequestSpec(redirected) else {
                 // Not followed: the redirect response is the attempt's result.
-                queue.async { self.validateAndFinish(request, queue: queue) }
+                queue.async { self.finishAttempt(request, unannounced: unannounced, queue: queue) }
                 return
             }
             send(request, spec: spec, urlRequest: redirected, redirectHop: true)

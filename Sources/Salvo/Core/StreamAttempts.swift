@@ -101,8 +101,16 @@ final class StreamAttempts: AttemptHooks {
         if window.release(count) { request?.delegate?.loop.send(.drained(transfer)) }
     }
 
-    /// Runs the validators on a response's head; returns whether it passed.
-    private func validate(_ head: ResponseHead, transfer: Transfer) -> Bool {
+    /// Validates a final response whose head the engine did not announce (a refused
+    /// redirect, a final 401/407 without a body), once its transfer has ended; returns whether
+    /// it passed (a failure is the request's error).
+    func validateFinal(_ head: ResponseHead) -> Bool {
+        validate(head, transfer: nil)
+    }
+
+    /// Runs the validators on a response's head; returns whether it passed. A failure stops
+    /// `transfer`, when it is still running.
+    private func validate(_ head: ResponseHead, transfer: Transfer?) -> Bool {
         let (request, validators) = state.withLock { ($0.request, $0.validators) }
         guard let request else { return false }
         let context = request.mutableState.withLock { $0.contexts.last }
@@ -117,7 +125,7 @@ final class StreamAttempts: AttemptHooks {
             let error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
             request.mutableState.withLock { if $0.error == nil { $0.error = error } }
             // The request completes with the validation error once the transfer stops.
-            request.delegate?.loop.send(.cancel(transfer))
+            if let transfer { request.delegate?.loop.send(.cancel(transfer)) }
             return false
         }
         return true

@@ -292,6 +292,14 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         guard let easy = transfer.easy else { return }
 
         let outcome = easy.outcome(of: transfer, code: code, error: error)
+        if error != nil {
+            // Ended here (a cancel) while libcurl may hold body bytes it buffered for a paused
+            // transfer: libcurl 7.88 frees them only when the connection is not shared, so on
+            // HTTP/2 they stayed with the handle and the next transfer's unpause delivered them
+            // as its own body. Unpausing now hands them to this transfer, which drops them.
+            transfer.discardsInput = true
+            curl_easy_pause(handle, SALVO_PAUSE_CONT)
+        }
         curl_multi_remove_handle(multi, handle)
         transfer.easy = nil
         transfer.phase = .done

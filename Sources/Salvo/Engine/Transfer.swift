@@ -81,6 +81,13 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     @exclusivity(unchecked) var holdsForResponse = false
     /// Paused for `holdsForResponse` and not yet released (loop thread).
     @exclusivity(unchecked) var heldForResponse = false
+    /// `headHandler` was told of a final response (loop thread; read on `deliveryQueue` once
+    /// the outcome is delivered). When it was not, the request layer announces the final head
+    /// itself: a redirect it does not follow, or a 401/407 that had no body.
+    @exclusivity(unchecked) var headAnnounced = false
+    /// Set as the loop ends the transfer itself (a cancel): whatever libcurl still hands over
+    /// is dropped (see `EventLoop.finish`).
+    @exclusivity(unchecked) var discardsInput = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
     @exclusivity(unchecked) var challengePending = false
     /// HTTP authentication, offered when the server challenges.
@@ -130,6 +137,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
 
     @inline(__always)
     func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if discardsInput { return count }
         if challengePending, let easy {
             // Body bytes after a 401/407: it was the final response after all.
             challengePending = false
@@ -148,6 +156,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// A status line (a new response begins) or the blank line ending a header block; the
     /// lines themselves are in `easy.headerBlock`.
     func headerEvent(statusLine: Bool, _ length: Int) -> Int {
+        if discardsInput { return length }
         if statusLine {
             challengePending = false
             return length
@@ -178,7 +187,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
             let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
             if length > 0 && length < 64 << 20 { received.reserve(Int(length)) }
         }
-        if let headHandler, announceHead(easy, headHandler), holdsForResponse {
+        guard let headHandler, announceHead(easy, headHandler) else { return }
+        headAnnounced = true
+        if holdsForResponse {
             heldForResponse = true
             // A paused handle is reset before its next transfer.
             easy.plainProfile = nil
