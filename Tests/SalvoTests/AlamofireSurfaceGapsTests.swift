@@ -127,6 +127,27 @@ private final class NotificationRecorder: Sendable {
     }
 }
 
+/// An adapter that holds each adaptation until the test lets it go.
+private final class HeldAdapter: RequestInterceptor, Sendable {
+    private let held = Mutex<[@Sendable () -> Void]>([])
+    private let adapting: XCTestExpectation
+
+    init(adapting: XCTestExpectation) { self.adapting = adapting }
+
+    func adapt(_ urlRequest: URLRequest, for session: Session, completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        held.withLock { $0.append { completion(.success(urlRequest)) } }
+        adapting.fulfill()
+    }
+
+    func release() {
+        let waiting = held.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        waiting.forEach { $0() }
+    }
+}
+
 final class AlamofireSurfaceGapsTests: XCTestCase {
     // MARK: Encoders (#17)
 
@@ -185,16 +206,18 @@ final class AlamofireSurfaceGapsTests: XCTestCase {
         let session = testSession()
         let done = expectation(description: "json")
         // `Any` is not Sendable: keep what the assertions need.
-        let box = Box<(error: AFError?, status: Int?, hasSlideshow: Bool)>()
+        let box = Box<(error: AFError?, status: Int?, hasSlideshow: Bool, file: URL?)>()
         let request: any DownloadJSONCaller = session.download(try TestServers.shared.url(.httpbin, "/json"))
         request.callResponseJSON(queue: .global()) { response in
             let object = response.value as? [String: Any]
-            box.set((response.error, response.response?.statusCode, object?["slideshow"] is [String: Any]))
+            box.set((response.error, response.response?.statusCode, object?["slideshow"] is [String: Any], response.fileURL))
             done.fulfill()
         }
         wait(for: [done], timeout: 30)
 
         let result = try XCTUnwrap(box.value)
+        // The default destination is the caller's to remove, as in Alamofire.
+        if let file = result.file { try? FileManager.default.removeItem(at: file) }
         XCTAssertNil(result.error)
         XCTAssertEqual(result.status, 200)
         XCTAssertTrue(result.hasSlideshow)
@@ -254,6 +277,70 @@ final class AlamofireSurfaceGapsTests: XCTestCase {
         XCTAssertEqual(names.last, Request.didFinishNotification)
         XCTAssertTrue(names.contains(Request.didCancelNotification), "\(names)")
         XCTAssertTrue(names.contains(Request.didCancelTaskNotification), "\(names)")
+    }
+
+    /// A suspend while the request is still adapting happens before any attempt: no
+    /// `didSuspendTask`, and the one attempt posts `didResumeTask` once, even when the
+    /// monitor's queue (held here by a slow observer of an earlier notification) delivers the
+    /// events after the attempt has started.
+    func testSuspendBeforeTheAttemptPostsNoTaskNotificationsWhenObserversLag() throws {
+        let monitor = AlamofireNotifications()
+        let session = Session(eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let finished = expectation(description: "didFinish")
+        recorder.expect(Request.didFinishNotification, finished)
+        let observerGate = DispatchSemaphore(value: 0)
+        monitor.queue.async { observerGate.wait() }
+
+        let adapting = expectation(description: "adapting")
+        let adapter = HeldAdapter(adapting: adapting)
+        let request = session.request(try TestServers.shared.url(.nginx, "/small"), interceptor: adapter)
+        recorder.watch(request)
+        let responded = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            responded.fulfill()
+        }
+        wait(for: [adapting], timeout: 30)
+        request.suspend()
+        request.resume()
+        adapter.release()
+        wait(for: [responded], timeout: 30)
+        observerGate.signal()
+        wait(for: [finished], timeout: 30)
+
+        XCTAssertEqual(box.value?.response?.statusCode, 200)
+        let names = recorder.names
+        XCTAssertFalse(names.contains(Request.didSuspendTaskNotification), "\(names)")
+        XCTAssertEqual(names.filter { $0 == Request.didResumeTaskNotification }.count, 1, "\(names)")
+    }
+
+    /// Cancelling a running attempt completes it: `didCompleteTask` is posted for it, as
+    /// Alamofire posts it when the cancelled `URLSessionTask` completes.
+    func testCancellingARunningAttemptPostsDidCompleteTask() throws {
+        let session = Session(eventMonitors: [AlamofireNotifications()], responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let started = expectation(description: "didResumeTask")
+        let finished = expectation(description: "didFinish")
+        recorder.expect(Request.didResumeTaskNotification, started)
+        recorder.expect(Request.didFinishNotification, finished)
+
+        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/3"))
+        recorder.watch(request)
+        let cancelled = expectation(description: "response")
+        request.responseData(queue: .global()) { _ in cancelled.fulfill() }
+        wait(for: [started], timeout: 30)
+        request.cancel()
+        wait(for: [cancelled, finished], timeout: 30)
+
+        let names = recorder.names
+        XCTAssertEqual(names.filter { $0 == Request.didCompleteTaskNotification }.count, 1, "\(names)")
+        XCTAssertEqual(names.last, Request.didFinishNotification)
     }
 
     func testNotificationWithoutARequestHasNone() {

@@ -25,6 +25,9 @@ extension Session {
         switch disposition {
         case .stale: return
         case .cancelled:
+            // The cancelled attempt still completed: monitors hear of it once, as Alamofire's
+            // hear of a cancelled task's completion.
+            monitor?.request(request, didCompleteAttemptWithError: request.error ?? .explicitlyCancelled)
             request.finish(on: queue)
             return
         case let .proceed(context): finished = context

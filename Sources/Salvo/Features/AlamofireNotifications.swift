@@ -25,8 +25,8 @@ import FoundationNetworking
 /// | `didCancelNotification` | `requestDidCancel(_:)` |
 /// | `didFinishNotification` | `requestDidFinish(_:)` |
 /// | `didResumeTaskNotification` | `request(_:didCreateURLRequest:)`, once per attempt; and `requestDidResume(_:)` after this monitor reported the attempt suspended |
-/// | `didSuspendTaskNotification` | `requestDidSuspend(_:)`, when the request had started an attempt |
-/// | `didCancelTaskNotification` | `requestDidCancel(_:)`, when the request had started an attempt |
+/// | `didSuspendTaskNotification` | `requestDidSuspend(_:)`, while an attempt is under way (between `request(_:didCreateURLRequest:)` and `request(_:didCompleteAttemptWithError:)`) |
+/// | `didCancelTaskNotification` | `requestDidCancel(_:)`, while an attempt is under way |
 /// | `didCompleteTaskNotification` | `request(_:didCompleteAttemptWithError:)`, once per attempt |
 ///
 /// - Note: Differences from Alamofire: a `Session` does not include this monitor unless it
@@ -38,9 +38,19 @@ public final class AlamofireNotifications: EventMonitor {
     /// The private serial queue the notifications are posted from. Never `.main`.
     public let queue = DispatchQueue(label: "org.salvo.alamofireNotifications")
 
-    /// Requests this monitor reported as suspended with an attempt under way, so that
-    /// resuming them posts `didResumeTaskNotification` as well. Only `queue` touches it.
-    private let suspendedAttempts = Mutex<Set<ObjectIdentifier>>([])
+    /// Which requests have an attempt under way, and which of those this monitor reported as
+    /// suspended, as the events arrive on `queue`.
+    ///
+    /// Kept from the events themselves, not read from the request: events reach `queue` after
+    /// they happen, so when `requestDidSuspend(_:)` runs the request may already have started
+    /// (or finished) an attempt it had not started when it was suspended.
+    private struct Attempts {
+        var running: Set<ObjectIdentifier> = []
+        var paused: Set<ObjectIdentifier> = []
+    }
+
+    /// Only `queue` touches it; the lock makes the monitor `Sendable`.
+    private let attempts = Mutex(Attempts())
 
     /// Creates a monitor; pass it in a `Session`'s `eventMonitors`.
     public init() {}
@@ -54,44 +64,59 @@ public final class AlamofireNotifications: EventMonitor {
     public func requestDidResume(_ request: Request) {
         post(Request.didResumeNotification, request)
         let id = ObjectIdentifier(request)
-        if suspendedAttempts.withLock({ $0.remove(id) }) != nil {
+        if attempts.withLock({ $0.paused.remove(id) }) != nil {
             post(Request.didResumeTaskNotification, request)
         }
     }
 
     /// Posts `Request.didSuspendNotification`, then `didSuspendTaskNotification` when an
-    /// attempt had started.
+    /// attempt was under way.
     public func requestDidSuspend(_ request: Request) {
         post(Request.didSuspendNotification, request)
-        guard !request.requests.isEmpty else { return }
         let id = ObjectIdentifier(request)
-        suspendedAttempts.withLock { _ = $0.insert(id) }
-        post(Request.didSuspendTaskNotification, request)
+        let underWay = attempts.withLock { attempts in
+            guard attempts.running.contains(id) else { return false }
+            attempts.paused.insert(id)
+            return true
+        }
+        if underWay { post(Request.didSuspendTaskNotification, request) }
     }
 
     /// Posts `Request.didCancelNotification`, then `didCancelTaskNotification` when an
-    /// attempt had started.
+    /// attempt was under way.
     public func requestDidCancel(_ request: Request) {
         post(Request.didCancelNotification, request)
-        guard !request.requests.isEmpty else { return }
-        post(Request.didCancelTaskNotification, request)
+        let id = ObjectIdentifier(request)
+        if attempts.withLock({ $0.running.contains(id) }) {
+            post(Request.didCancelTaskNotification, request)
+        }
     }
 
     /// Posts `Request.didFinishNotification`.
     public func requestDidFinish(_ request: Request) {
         let id = ObjectIdentifier(request)
-        suspendedAttempts.withLock { _ = $0.remove(id) }
+        attempts.withLock { attempts in
+            attempts.running.remove(id)
+            attempts.paused.remove(id)
+        }
         post(Request.didFinishNotification, request)
     }
 
     /// Posts `Request.didResumeTaskNotification`: an attempt's request is final and its
     /// transfer is about to start.
     public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {
+        let id = ObjectIdentifier(request)
+        attempts.withLock { _ = $0.running.insert(id) }
         post(Request.didResumeTaskNotification, request)
     }
 
     /// Posts `Request.didCompleteTaskNotification`: an attempt completed.
     public func request(_ request: Request, didCompleteAttemptWithError error: AFError?) {
+        let id = ObjectIdentifier(request)
+        attempts.withLock { attempts in
+            attempts.running.remove(id)
+            attempts.paused.remove(id)
+        }
         post(Request.didCompleteTaskNotification, request)
     }
 }
