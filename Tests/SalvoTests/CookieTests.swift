@@ -36,6 +36,25 @@ final class CookieTests: XCTestCase {
         XCTAssertEqual(echoedCookies(same), ["flavour": "oat"])
     }
 
+    /// `URLRequest.httpShouldHandleCookies = false`: the jar neither sends its cookies with
+    /// the request nor keeps the ones its response sets; other requests still use it.
+    func testARequestThatTurnsCookiesOffNeitherSendsNorKeepsThem() throws {
+        let session = testSession()
+        _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        var anonymous = URLRequest(url: try TestServers.shared.url(.httpbin, "/cookies"))
+        anonymous.httpShouldHandleCookies = false
+        let withoutJar = awaitData(session.request(anonymous).validate())
+        XCTAssertNil(withoutJar.error)
+        XCTAssertEqual(echoedCookies(withoutJar), [:], "the jar's cookie went with a request that turned cookies off")
+        XCTAssertEqual(withoutJar.request?.httpShouldHandleCookies, false)
+
+        var setting = URLRequest(url: try TestServers.shared.url(.httpbin, "/cookies/set?topping=salt"))
+        setting.httpShouldHandleCookies = false
+        _ = awaitData(session.request(setting))
+        let after = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())
+        XCTAssertEqual(echoedCookies(after), ["flavour": "oat"], "a cookie set in answer to such a request was kept")
+    }
+
     func testNoCookiesWhenTheConfigurationTurnsThemOff() throws {
         let session = testSession { $0.httpShouldSetCookies = false }
         _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))

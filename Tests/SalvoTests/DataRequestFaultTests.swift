@@ -18,6 +18,24 @@ final class DataRequestFaultTests: XCTestCase {
         XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
     }
 
+    /// The resource timeout bounds an attempt with its redirects, as URLSession's bounds a task:
+    /// a 0.8 s redirect to a 0.75 s body, or two 0.8 s redirects, end in `.timedOut` under a
+    /// 1.2 s limit (each hop once got the whole limit anew). A request that fits gets through.
+    func testResourceTimeoutCoversRedirectHops() throws {
+        let session = testSession { $0.timeoutIntervalForResource = 1.2 }
+        func redirect(to target: String) throws -> URL {
+            try TestServers.shared.url(.fault, "/slow-redirect?delay=800&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        }
+        let slowBody = "/slow-body?chunks=6&interval=150"
+        for url in [try redirect(to: slowBody), try redirect(to: try redirect(to: "/ok").absoluteString)] {
+            let response = awaitData(session.request(url))
+            XCTAssertEqual(urlErrorCode(response.error), .timedOut, "\(url): \(String(describing: response.error))")
+        }
+        let fits = awaitData(session.request(try TestServers.shared.url(.fault, slowBody)))
+        XCTAssertNil(fits.error)
+        XCTAssertEqual(fits.data?.count, 60)
+    }
+
     func testConnectionRefused() throws {
         let session = testSession()
         let port = try Self.closedPort()

@@ -38,6 +38,8 @@ Routes (query parameters in brackets):
                                Content-Encoding: gzip with a Content-Length: about 1 MB of
                                text compressed, sent in N pieces (default 5) one every MS
                                milliseconds (default 50)
+    /slow-redirect?to=URL[&delay=MS]
+                               waits MS milliseconds (default 500), then 302 to URL
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -232,6 +234,12 @@ async def handle_request(method, target, headers, reader, writer, served):
                 await asyncio.sleep(interval)  # the pacing is the point of this route
             writer.write(b"x" * size)
             await writer.drain()
+    elif path == "/slow-redirect":
+        target = query.get("to", [""])[0]
+        if not target:
+            raise BadRequest("to is required")
+        await asyncio.sleep(int_param(query, "delay", 500) / 1000.0)  # the wait is the point of this route
+        writer.write(response(302, "Found", b"", extra=(f"Location: {target}",)))
     elif path == "/gzip-slow":
         chunks = max(1, int_param(query, "chunks", 5))
         interval = int_param(query, "interval", 50) / 1000.0

@@ -52,6 +52,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var error: AFError?
         var retryCount = 0
         var redirectCount = 0
+        /// How long the current attempt's followed redirect hops took (seconds).
+        var redirectTime: TimeInterval = 0
         var completed = false
         /// Completed or cancelled: nothing more may be sent for the request.
         var isOver: Bool { completed || state == .cancelled }

@@ -19,19 +19,23 @@ struct RequestSpec: Sendable {
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var timeoutInterval: TimeInterval
+        /// `URLRequest.httpShouldHandleCookies`: whether the session's cookie jar takes part.
+        @exclusivity(unchecked) var handlesCookies: Bool
 
-        init(parsedURL: URL?, urlString: String, method: HTTPMethod, headers: HTTPHeaders, body: Data?, timeoutInterval: TimeInterval) {
+        init(parsedURL: URL?, urlString: String, method: HTTPMethod, headers: HTTPHeaders, body: Data?, timeoutInterval: TimeInterval,
+             handlesCookies: Bool = true) {
             self.parsedURL = parsedURL
             self.urlString = urlString
             self.method = method
             self.headers = headers
             self.body = body
             self.timeoutInterval = timeoutInterval
+            self.handlesCookies = handlesCookies
         }
 
         func copy() -> Storage {
             Storage(parsedURL: parsedURL, urlString: urlString, method: method, headers: headers, body: body,
-                    timeoutInterval: timeoutInterval)
+                    timeoutInterval: timeoutInterval, handlesCookies: handlesCookies)
         }
     }
 
@@ -73,6 +77,12 @@ struct RequestSpec: Sendable {
     var timeoutInterval: TimeInterval {
         get { storage.timeoutInterval }
         set { unique().timeoutInterval = newValue }
+    }
+    /// Whether the session's cookie jar sends cookies with this request and keeps the ones its
+    /// response sets (`URLRequest.httpShouldHandleCookies`).
+    var handlesCookies: Bool {
+        get { storage.handlesCookies }
+        set { unique().handlesCookies = newValue }
     }
 
     init(url: URL, urlString: String? = nil, method: HTTPMethod, headers: HTTPHeaders, body: Data? = nil,
@@ -154,7 +164,8 @@ struct RequestSpec: Sendable {
         storage = Storage(parsedURL: url, urlString: url.absoluteString,
                           method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
                           headers: urlRequest.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders(),
-                          body: urlRequest.httpBody, timeoutInterval: urlRequest.timeoutInterval)
+                          body: urlRequest.httpBody, timeoutInterval: urlRequest.timeoutInterval,
+                          handlesCookies: urlRequest.httpShouldHandleCookies)
     }
 
     /// The `URLRequest` this spec describes, built only when someone asks for it.
@@ -163,6 +174,7 @@ struct RequestSpec: Sendable {
         request.httpMethod = method.rawValue
         if !headers.isEmpty { request.allHTTPHeaderFields = headers.dictionary }
         request.httpBody = body
+        if !handlesCookies { request.httpShouldHandleCookies = false }
         return request
     }
 

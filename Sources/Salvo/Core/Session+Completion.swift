@@ -161,13 +161,22 @@ extension Session {
                                 unannounced: ResponseHead?, queue: DispatchQueue) -> Bool {
         guard ResponseHead.isFollowedRedirect(status: head.statusCode), var url = URL(string: target) else { return false }
         url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
-        let tooMany = request.mutableState.withLock { state -> Bool in
+        let (tooMany, redirectTime) = request.mutableState.withLock { state -> (Bool, TimeInterval) in
             state.redirectCount += 1
-            return state.redirectCount > Self.maximumRedirects
+            state.redirectTime += context.metrics?.total ?? 0
+            return (state.redirectCount > Self.maximumRedirects, state.redirectTime)
         }
         if tooMany {
             let error = AFError.sessionTaskFailed(error: URLError(.httpTooManyRedirects))
             retryOrFinish(request, error: error, queue: queue)
+            return true
+        }
+        // The resource timeout bounds the attempt with its redirects, as URLSession's bounds a
+        // task: the next hop gets what is left of it.
+        let resourceTimeout = loop.options.resourceTimeout
+        let resourceLeft: TimeInterval? = resourceTimeout > 0 && resourceTimeout.isFinite ? resourceTimeout - redirectTime : nil
+        if let resourceLeft, resourceLeft <= 0 {
+            retryOrFinish(request, error: AFError.sessionTaskFailed(error: URLError(.timedOut)), queue: queue)
             return true
         }
         var next = context.spec
@@ -187,7 +196,7 @@ extension Session {
         next.url = url
 
         guard let response = context.httpResponse else {
-            send(request, spec: next, urlRequest: nil, redirectHop: true)
+            send(request, spec: next, urlRequest: nil, redirectHop: true, resourceLeft: resourceLeft)
             return true
         }
         delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak self] redirected in
@@ -200,7 +209,7 @@ extension Session {
                 queue.async { self.finishAttempt(request, unannounced: unannounced, queue: queue) }
                 return
             }
-            send(request, spec: spec, urlRequest: redirected, redirectHop: true)
+            send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
         }
         return true
     }

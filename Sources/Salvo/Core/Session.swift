@@ -371,16 +371,20 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// - Parameter redirectHop: The send follows a redirect within the same attempt: its
     ///   context replaces the attempt's, remembering the attempt's first request, which stays
     ///   the one `Request.request` reports, as with URLSession's original request.
-    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false) {
+    /// - Parameter resourceLeft: For a redirect hop, what is left of the session's resource
+    ///   timeout; `nil` for all of it.
+    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
+              resourceLeft: TimeInterval? = nil) {
         if let adjusted = request.attemptHooks?.attemptSpec(spec) {
             // A changed spec is described by its own URLRequest, built when asked for.
-            sendAttempt(request, spec: adjusted, urlRequest: nil, redirectHop: redirectHop)
+            sendAttempt(request, spec: adjusted, urlRequest: nil, redirectHop: redirectHop, resourceLeft: resourceLeft)
         } else {
-            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop)
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
         }
     }
 
-    private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool) {
+    private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool,
+                             resourceLeft: TimeInterval?) {
         let hooks = request.attemptHooks
         let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
@@ -410,6 +414,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             transfer.holdsForResponse = transfer.headHandler != nil
         }
         if let credential { transfer.credential = (credential.user, credential.password) }
+        if !spec.handlesCookies { transfer.usesCookies = false }
+        if let resourceLeft { transfer.resourceTimeout = resourceLeft }
         if let progress { transfer.progress = progress.transferProgress() }
         if let hooks {
             // A request cancelled while adapting or waiting to retry was finished by
@@ -436,7 +442,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             state.attempt += 1
             state.attemptInFlight = true
             state.transfer = transfer
-            if redirectHop { state.contexts.replaceLast(context) } else { state.contexts.append(context) }
+            if redirectHop {
+                state.contexts.replaceLast(context)
+            } else {
+                state.contexts.append(context)
+                state.redirectTime = 0
+            }
             if state.state == .suspended { transfer.userPaused = true }
             guard !redirectHop, let extras = state.extras else { return .some(nil) }
             return .some((extras.cURLHandler, extras.urlRequestHandler))

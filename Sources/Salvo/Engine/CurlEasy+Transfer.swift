@@ -111,8 +111,9 @@ extension CurlEasy {
             set(CURLOPT_PIPEWAIT, 1)
         }
 
-        if options.resourceTimeout > 0 && options.resourceTimeout.isFinite {
-            set(CURLOPT_TIMEOUT_MS, Self.milliseconds(options.resourceTimeout))
+        let resourceTimeout = transfer.resourceTimeout ?? options.resourceTimeout
+        if resourceTimeout > 0 && resourceTimeout.isFinite {
+            set(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(resourceTimeout)))
         }
         var connectTimeout = options.connectTimeout
         if transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite {
@@ -134,9 +135,12 @@ extension CurlEasy {
             set(CURLOPT_PASSWORD, string: credential.password)
             set(CURLOPT_HTTPAUTH, Int(SALVO_AUTH_BASIC_DIGEST))
         }
-        if let share {
+        if let share, transfer.usesCookies {
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
             set(CURLOPT_COOKIEFILE, string: "")
+        } else if share != nil {
+            // A reset keeps a pooled handle's share, and with it the jar: detach it.
+            _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)
         }
         if let proxy = options.proxy { set(CURLOPT_PROXY, string: proxy) }
         if let caBundle = options.caBundlePath { set(CURLOPT_CAINFO, string: caBundle) }
@@ -158,7 +162,8 @@ extension CurlEasy {
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
-              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil else { return nil }
+              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.usesCookies,
+              transfer.resourceTimeout == nil else { return nil }
         // A stream's sink pauses the transfer when its consumer lags: those always reset.
         let toFile = transfer.fileSink != nil
         guard transfer.sink == nil || toFile else { return nil }

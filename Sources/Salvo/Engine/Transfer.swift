@@ -92,6 +92,10 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     @exclusivity(unchecked) var challengePending = false
     /// HTTP authentication, offered when the server challenges.
     @exclusivity(unchecked) var credential: (user: String, password: String)?
+    /// Whether the session's cookie jar (if it has one) takes part in this transfer.
+    @exclusivity(unchecked) var usesCookies = true
+    /// For a redirect hop, what is left of the session's resource timeout; `nil` for all of it.
+    @exclusivity(unchecked) var resourceTimeout: TimeInterval?
     /// A download's file or a stream's consumer: when set, the body goes there instead of
     /// `received`.
     @exclusivity(unchecked) var sink: ResponseSink?
