@@ -61,6 +61,8 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     @exclusivity(unchecked) private var lastPriorKnowledgeHost: Substring?
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     @exclusivity(unchecked) private var shutdownError: CurlError?
+    /// When (uptime, ns) the loop next looks for quiet transfers (`nudgeQuietTransfers`).
+    @exclusivity(unchecked) private var nextWatch: UInt64 = 0
     /// Until when (uptime, ns) the loop polls briefly after an unpause; 0 when it does not.
     @exclusivity(unchecked) private var briskUntil: UInt64 = 0
     private let curl = CurlVersion.current
@@ -158,6 +160,13 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                 finish(handle: handle, code: message.pointee.data.result)
             }
             flushDeliveries()
+            if !active.isEmpty {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now >= nextWatch {
+                    nudgeQuietTransfers(now: now)
+                    nextWatch = now + Self.watchInterval
+                }
+            }
 
             let maySleep = inbox.withLock { inbox -> Bool in
                 guard inbox.commands.isEmpty else { return false }
@@ -234,12 +243,46 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         briskUntil = DispatchTime.now().uptimeNanoseconds + 200_000_000
     }
 
-    /// The poll's timeout: 1 s, or 5 ms shortly after an unpause.
+    /// The poll's timeout: 1 s with nothing running, 250 ms (`watchInterval`) while transfers
+    /// run, or 5 ms shortly after an unpause.
     private func pollTimeout() -> Int32 {
-        guard briskUntil != 0 else { return 1000 }
+        let idle: Int32 = active.isEmpty ? 1000 : Int32(Self.watchInterval / 1_000_000)
+        guard briskUntil != 0 else { return idle }
         if DispatchTime.now().uptimeNanoseconds < briskUntil { return 5 }
         briskUntil = 0
-        return 1000
+        return idle
+    }
+
+    /// How often the loop looks for quiet transfers, and how long one must be quiet before its
+    /// first nudge (ns).
+    private static let watchInterval: UInt64 = 250_000_000
+
+    /// Nudges running transfers that moved no byte for a while, at 0.25, 0.5, 1, 2 ... s of quiet.
+    ///
+    /// libcurl 7.88 can keep input it already read for an HTTP/2 connection without handing it
+    /// to the streams it is for: when streams on the connection are paused and cancelled
+    /// (measured: h2c requests suspended, then resumed or cancelled), the last resumed streams
+    /// got their headers but not their bodies, with nothing left in the socket, so no socket
+    /// event ever came and they waited for their idle timeout. libcurl makes a transfer read
+    /// only when its socket is readable or it is told to; an unpause tells it to. A nudge is a
+    /// pause and an unpause in one loop turn: libcurl's speed check never sees the transfer
+    /// paused, so idle timeouts still fire (stalled requests still end in `.timedOut`).
+    private func nudgeQuietTransfers(now: UInt64) {
+        for transfer in active where !transfer.userPaused && !transfer.heldForResponse {
+            guard let easy = transfer.easy else { continue }
+            let moved = easy.getOffset(CURLINFO_SIZE_DOWNLOAD_T) &+ easy.getOffset(CURLINFO_SIZE_UPLOAD_T)
+            if moved != transfer.watchedBytes {
+                transfer.watchedBytes = moved
+                transfer.quietSince = now
+                transfer.nudgeAfter = Self.watchInterval
+            } else if now &- transfer.quietSince >= transfer.nudgeAfter {
+                transfer.nudgeAfter &*= 2
+                // A handle that was paused is reset before its next transfer.
+                easy.plainProfile = nil
+                curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
+                curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
+            }
+        }
     }
 
     private func begin(_ transfer: Transfer) {

@@ -112,6 +112,12 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) var activeSlot = 0
     @exclusivity(unchecked) var userPaused = false
+    /// Bytes moved (down and up) when the loop last looked, since when none moved (uptime, ns),
+    /// and how long that quiet must last before the loop nudges the transfer (see
+    /// `EventLoop.nudgeQuietTransfers`).
+    @exclusivity(unchecked) var watchedBytes: Int64 = -1
+    @exclusivity(unchecked) var quietSince: UInt64 = 0
+    @exclusivity(unchecked) var nudgeAfter: UInt64 = 0
     @exclusivity(unchecked) var received = ByteBuffer()
     @exclusivity(unchecked) var outcome: TransferOutcome?
 
