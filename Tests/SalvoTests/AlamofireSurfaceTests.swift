@@ -128,6 +128,34 @@ extension AlamofireSurfaceTests {
     }
 }
 
+extension AlamofireSurfaceTests {
+    /// `debugDescription` in Alamofire's layout: request line, headers and textual body
+    /// indented under it; status, headers and body under the response; durations; result.
+    func testDebugDescriptionHasAlamofiresLayout() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.httpbin, "/anything")
+        let response = awaitData(session.request(url, method: .post, parameters: ["flavour": "oat"], encoding: JSONEncoding.default,
+                                                 headers: ["X-Probe": "1"]))
+        let text = response.debugDescription
+        XCTAssertTrue(text.hasPrefix("[Request]: POST \(url.absoluteString)\n    [Headers]:\n        "), text)
+        XCTAssertTrue(text.contains("\n        Content-Type: application/json\n"), text)
+        XCTAssertTrue(text.contains("\n        X-Probe: 1"), text)
+        XCTAssertTrue(text.contains("\n    [Body]:\n        {\"flavour\":\"oat\"}\n[Response]:\n    [Status Code]: 200\n    [Headers]:\n"), text)
+        XCTAssertTrue(text.contains("\n    [Body]:\n        {\n"), "the JSON answer, indented: \(text)")
+        XCTAssertTrue(text.contains("\n[Network Duration]: "), text)
+        XCTAssertTrue(text.contains("s\n[Serialization Duration]: "), text)
+        XCTAssertTrue(text.hasSuffix("[Result]: \(response.result)"), text)
+
+        let binary = awaitData(session.request(try TestServers.shared.url(.nginx, "/1m.bin")))
+        XCTAssertTrue(binary.debugDescription.contains("\n    [Body]: 1048576 bytes\n"), binary.debugDescription)
+        XCTAssertTrue(binary.debugDescription.contains("\n    [Body]: None\n[Response]:"), "no request body: \(binary.debugDescription)")
+
+        let download = awaitDownload(session.download(try TestServers.shared.url(.httpbin, "/status/404")).validate())
+        XCTAssertTrue(download.debugDescription.contains("\n[Response]:\n    [Status Code]: 404\n"), download.debugDescription)
+        XCTAssertTrue(download.debugDescription.contains("\n[File URL]: None\n[Resume Data]: None\n"), download.debugDescription)
+    }
+}
+
 private extension Result {
     var failure: Failure? {
         guard case let .failure(error) = self else { return nil }

@@ -140,15 +140,15 @@ extension DataResponse: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result, as text.
     public var description: String { "\(result)" }
 
-    /// Request, response, body size, timings and result, for logs.
+    /// The request with its headers and body, the response's status, headers and body (as
+    /// text when short and textual), the network and serialization durations and the result, in
+    /// Alamofire's layout.
     public var debugDescription: String {
-        let requestText = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" } ?? "None"
-        let responseText = response.map { "[Status Code]: \($0.statusCode)" } ?? "None"
-        let bodyText = data.map { "\($0.count) bytes" } ?? "None"
+        guard let urlRequest = request else { return "[Request]: None\n[Result]: \(result)" }
+        let responseText = response.map { ResponseDebugDescription.response($0, body: data) } ?? "[Response]: None"
         return """
-        [Request]: \(requestText)
-        [Response]: \(responseText)
-        [Data]: \(bodyText)
+        \(ResponseDebugDescription.request(urlRequest))
+        \(responseText)
         [Network Duration]: \(metrics.map { "\($0.total)s" } ?? "None")
         [Serialization Duration]: \(serializationDuration)s
         [Result]: \(result)

@@ -124,13 +124,14 @@ extension DownloadResponse: CustomStringConvertible, CustomDebugStringConvertibl
     /// The result, as text.
     public var description: String { "\(result)" }
 
-    /// Request, response, file, timings and result, for logs.
+    /// The request with its headers and body, the response's status and headers, the file,
+    /// the resume data, the network and serialization durations and the result, in
+    /// Alamofire's layout.
     public var debugDescription: String {
-        let requestText = request.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" } ?? "None"
-        let responseText = response.map { "[Status Code]: \($0.statusCode)" } ?? "None"
+        guard let urlRequest = request else { return "[Request]: None\n[Result]: \(result)" }
         return """
-        [Request]: \(requestText)
-        [Response]: \(responseText)
+        \(ResponseDebugDescription.request(urlRequest))
+        \(response.map(ResponseDebugDescription.response) ?? "[Response]: None")
         [File URL]: \(fileURL?.path ?? "None")
         [Resume Data]: \(resumeData.map { "\($0.count) bytes" } ?? "None")
         [Network Duration]: \(metrics.map { "\($0.total)s" } ?? "None")
