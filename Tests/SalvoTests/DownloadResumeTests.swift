@@ -172,6 +172,45 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
     }
 
+    /// What the fault server's `/flaky-file` serves.
+    private func flakyFileBytes(_ size: Int) -> Data {
+        Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 8)) })
+    }
+
+    /// A transient error answering a resumed download leaves its partial file whole: the retry
+    /// asks for the same range again and finishes the file (the error's body once replaced the
+    /// partial file, and the retry started from zero).
+    func testATransientErrorDoesNotCostAResumeItsPartialFile() throws {
+        let size = 200_000, held = 150_000
+        let url = try TestServers.shared.url(.fault, "/flaky-file?key=\(UUID().uuidString)&size=\(size)&times=1")
+        let resumeData = try handmadeResumeData(for: url, partial: flakyFileBytes(size).prefix(held), etag: "\"flaky\"")
+        let session = Session(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01),
+                              responseQueue: DispatchQueue(label: "test"))
+        let (target, destination) = self.destination("flaky.bin")
+        let request = session.download(resumingWith: resumeData, to: destination).validate()
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error)
+        XCTAssertEqual(request.retryCount, 1)
+        XCTAssertEqual(request.requests.map { $0.value(forHTTPHeaderField: "Range") }, ["bytes=\(held - 1)-", "bytes=\(held - 1)-"])
+        XCTAssertEqual(response.response?.statusCode, 206)
+        XCTAssertTrue(try Data(contentsOf: target) == flakyFileBytes(size), "resumed file differs from the source")
+    }
+
+    /// Without a retry, an error answering a resumed download is the download's file, as with
+    /// URLSession, and the partial file goes.
+    func testAnErrorEndingAResumeIsTheDownloadsFile() throws {
+        let url = try TestServers.shared.url(.fault, "/flaky-file?key=\(UUID().uuidString)&size=1000&times=1")
+        let resumeData = try handmadeResumeData(for: url, partial: flakyFileBytes(1000).prefix(600), etag: "\"flaky\"")
+        let (target, destination) = self.destination("busy.txt")
+        let session = testSession()
+        let response = awaitDownload(session.download(resumingWith: resumeData, to: destination))
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 503)
+        XCTAssertEqual(try Data(contentsOf: target), Data("busy\n".utf8))
+        let partial = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])["partialFile"] as? String
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try XCTUnwrap(partial)), "the partial file was left behind")
+    }
+
     /// A resumed download cancelled before any answer came still makes resume data for its
     /// partial file (it once made none and deleted the file), and that data resumes.
     func testCancellingAResumeBeforeItsAnswerKeepsThePartialFile() throws {

@@ -40,6 +40,11 @@ Routes (query parameters in brackets):
                                milliseconds (default 50)
     /slow-redirect?to=URL[&delay=MS]
                                waits MS milliseconds (default 500), then 302 to URL
+    /flaky-file?key=K&size=N[&times=T]
+                               per key K: answers 503 (body "busy\n") to the first T
+                               (default 1) requests, then serves N bytes of
+                               flaky_file_bytes(N) with ETag "flaky", honouring
+                               "Range: bytes=S-" with a 206
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -64,6 +69,15 @@ from urllib.parse import parse_qs, urlsplit
 
 # /gzip-slow's body: text that decodes to far more bytes than it is sent as.
 GZIPPED_TEXT = gzip.compress(b"".join(b"line %d of salvo's compressible text\n" % n for n in range(30000)))
+
+# Requests seen per /flaky-file key.
+FLAKY = {}
+
+
+def flaky_file_bytes(size):
+    """The content /flaky-file serves: varied, so a misplaced range shows."""
+    return bytes((i * 31 + (i >> 8)) & 0xFF for i in range(size))
+
 
 # Requests seen per /fail-twice key. One event loop thread: no lock needed.
 ATTEMPTS = {}
@@ -240,6 +254,25 @@ async def handle_request(method, target, headers, reader, writer, served):
             raise BadRequest("to is required")
         await asyncio.sleep(int_param(query, "delay", 500) / 1000.0)  # the wait is the point of this route
         writer.write(response(302, "Found", b"", extra=(f"Location: {target}",)))
+    elif path == "/flaky-file":
+        key = query.get("key", [""])[0]
+        times = int_param(query, "times", 1)
+        size = int_param(query, "size", 1000)
+        attempt = FLAKY.get(key, 0) + 1
+        FLAKY[key] = attempt
+        if attempt <= times:
+            writer.write(response(503, "Busy", b"busy\n"))
+        else:
+            body = flaky_file_bytes(size)
+            start = 0
+            range_header = headers.get("range", "")
+            if range_header.startswith("bytes=") and range_header.endswith("-"):
+                start = int(range_header[6:-1] or 0)
+            if 0 < start < size:
+                writer.write(response(206, "Partial Content", body[start:], "application/octet-stream",
+                                      extra=('ETag: "flaky"', f"Content-Range: bytes {start}-{size - 1}/{size}")))
+            else:
+                writer.write(response(200, "OK", body, "application/octet-stream", extra=('ETag: "flaky"',)))
     elif path == "/gzip-slow":
         chunks = max(1, int_param(query, "chunks", 5))
         interval = int_param(query, "interval", 50) / 1000.0

@@ -31,6 +31,9 @@ final class DownloadAttempts: AttemptHooks {
         var resumedFrom: Int64?
         /// A resumed download was answered with the whole body, which started its file over.
         var restartedResume = false
+        /// The body of the last attempt's error answer to a resumed download, kept beside the
+        /// partial file (which stays whole for a retry).
+        var errorBodyPath: String?
     }
 
     let destination: DownloadRequest.Destination?
@@ -82,6 +85,7 @@ final class DownloadAttempts: AttemptHooks {
             // sees either the file before this attempt touched it or after, with its size.
             try state.withLock { state in
                 guard !state.finishing else { throw AFError.explicitlyCancelled }
+                if let stale = state.errorBodyPath.take() { unlink(stale) }
                 let sink: ResponseFileSink
                 if let path = state.partialPath {
                     sink = try ResponseFileSink.append(to: path)
@@ -109,6 +113,7 @@ final class DownloadAttempts: AttemptHooks {
                     state.partialPath = path
                 }
                 sink.expectedRangeStart = state.resumedFrom
+                if state.resumedFrom != nil, let path = state.partialPath { sink.errorBodyPath = path + ".answer" }
                 // No answer to this attempt yet.
                 state.size = sink.size
                 state.lastHead = nil
@@ -134,11 +139,15 @@ final class DownloadAttempts: AttemptHooks {
             $0.lastURL = transfer.url
             $0.lastHead = outcome.head
             $0.size = sink.size
+            if sink.wroteErrorBody { $0.errorBodyPath = sink.errorBodyPath }
         }
     }
 
     func attemptSucceeded(_ request: Request) -> AFError? {
-        guard let path = state.withLock({ $0.partialPath }) else { return nil }
+        // An error answer that ends the request is the download's file, as with URLSession;
+        // the partial file it left whole goes.
+        let (partial, errorBody) = state.withLock { ($0.partialPath, $0.errorBodyPath) }
+        guard let path = errorBody ?? partial else { return nil }
         let temporaryURL = URL(fileURLWithPath: path)
         guard let response = request.response else {
             return .responseValidationFailed(reason: .dataFileNil)
@@ -161,8 +170,10 @@ final class DownloadAttempts: AttemptHooks {
         }
         state.withLock {
             $0.partialPath = nil
+            $0.errorBodyPath = nil
             $0.fileURL = destinationURL
         }
+        if errorBody != nil, let partial { try? fileManager.removeItem(atPath: partial) }
         if let download = request as? DownloadRequest {
             request.monitor?.request(download, didCreateDestinationURL: destinationURL)
         }
@@ -174,6 +185,7 @@ final class DownloadAttempts: AttemptHooks {
         let (removal, handlers, resumeData) = state.withLock { state -> (String?, [@Sendable (Data?) -> Void], Data?) in
             state.finishing = true
             defer { state.resumeDataHandlers = [] }
+            if let errorBody = state.errorBodyPath.take() { unlink(errorBody) }
             if cancelled, let moved = state.fileURL {
                 // A cancel that came just after the file was moved into place still wins, as the
                 // request reports it: a cancelled download leaves no file.

@@ -36,7 +36,14 @@ final class ResponseFileSink: ResponseSink {
     private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
     /// The file held bytes and the answer was the whole body, so the file started over.
     private(set) var restarted = false
+    /// Where an error answer's body goes instead of the file, for a resumed download: its
+    /// partial file stays whole for a retry (set before the transfer starts).
+    var errorBodyPath: String?
+    /// An error answer's body went to `errorBodyPath`.
+    private(set) var wroteErrorBody = false
     private var descriptor: Int32
+    /// The error body's file while one is written, else -1.
+    private var errorDescriptor: Int32 = -1
 
     /// Creates a new file, failing if one exists at `path` (`O_EXCL`): a sink never writes
     /// into a file it did not make.
@@ -84,8 +91,9 @@ final class ResponseFileSink: ResponseSink {
             skipping -= Int64(done)
         }
         let skipped = done
+        let target = errorDescriptor >= 0 ? errorDescriptor : descriptor
         while done < count {
-            let result = Glibc.write(descriptor, bytes + done, count - done)
+            let result = Glibc.write(target, bytes + done, count - done)
             if result < 0 {
                 if errno == EINTR { continue }
                 writeError = errno
@@ -93,7 +101,7 @@ final class ResponseFileSink: ResponseSink {
             }
             done += result
         }
-        size += Int64(count - skipped)
+        if target == descriptor { size += Int64(count - skipped) }
         return count
     }
 
@@ -112,6 +120,18 @@ final class ResponseFileSink: ResponseSink {
         }
         if !discarding, status == 206 { skipping = overlap }
         guard !discarding, size > 0, status != 206 else { return }
+        if status >= 400, let errorBodyPath, errorDescriptor < 0 {
+            // An error is no answer to the range: the partial file stays for a retry, and the
+            // error's body (the download's file if the request ends here) goes beside it.
+            let fd = open(errorBodyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                errorDescriptor = fd
+                wroteErrorBody = true
+            } else {
+                writeError = errno
+            }
+            return
+        }
         if ftruncate(descriptor, 0) == 0 {
             size = 0
             restarted = true
@@ -133,6 +153,10 @@ final class ResponseFileSink: ResponseSink {
 
     /// Closes the descriptor; later calls do nothing.
     func close() {
+        if errorDescriptor >= 0 {
+            Glibc.close(errorDescriptor)
+            errorDescriptor = -1
+        }
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)
         descriptor = -1
