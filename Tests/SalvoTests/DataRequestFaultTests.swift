@@ -175,6 +175,11 @@ final class DataRequestFaultTests: XCTestCase {
     static func closedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return Int(UInt16(bigEndian: try bindToLoopback(fd).sin_port))
+    }
+
+    /// Binds a socket to a free loopback port; returns the address it is bound to.
+    static func bindToLoopback(_ fd: Int32) throws -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -183,8 +188,8 @@ final class DataRequestFaultTests: XCTestCase {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw URLError(.cannotConnectToHost) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard fd >= 0, bound else { throw URLError(.cannotConnectToHost) }
+        return address
     }
 }
 
@@ -233,19 +238,10 @@ private struct SaturatedListener {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw URLError(.cannotConnectToHost) }
         descriptors.append(listener)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        // A backlog of 0 holds one connection that is never accepted.
-        guard bound, listen(listener, 0) == 0 else { throw URLError(.cannotConnectToHost) }
+        var address = try DataRequestFaultTests.bindToLoopback(listener)
         port = Int(UInt16(bigEndian: address.sin_port))
+        // A backlog of 0 holds one connection that is never accepted.
+        guard listen(listener, 0) == 0 else { throw URLError(.cannotConnectToHost) }
         // Non-blocking, so the connects that find the queue full do not block the test; more
         // than the queue holds, whatever slack the kernel allows.
         for _ in 0..<3 {
@@ -253,7 +249,7 @@ private struct SaturatedListener {
             guard client >= 0 else { throw URLError(.cannotConnectToHost) }
             descriptors.append(client)
             _ = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
         }
     }

@@ -90,7 +90,12 @@ final class ResponseDispositionTests: XCTestCase {
         }
         wait(for: [allowed], timeout: 10)
         XCTAssertTrue(request.isSuspended)
-        XCTAssertNil(box.value, "a suspended request did not complete")
+        // Nothing to observe but an absence: long enough for a 1 MB loopback body to arrive
+        // many times over had the allow unpaused the suspended transfer.
+        let quiet = expectation(description: "no completion while suspended")
+        quiet.isInverted = true
+        wait(for: [quiet], timeout: 0.5)
+        XCTAssertNil(box.value, "a suspended request completed once allowed")
         request.resume()
         wait(for: [done], timeout: 10)
         XCTAssertNil(box.value?.error)

@@ -58,20 +58,11 @@ final class ResponseHoldReviewTests: XCTestCase {
     /// A stream's validators run on that final 401 too: Alamofire fails the request.
     func testAStreamValidatesAFinalChallengeWithoutBody() throws {
         let session = testSession()
-        let done = expectation(description: "complete")
-        let completion = Box<DataStreamRequest.Completion>()
-        session.streamRequest(try TestServers.shared.url(.httpbin, "/basic-auth/user/passwd"))
+        let completion = try completionOf(session.streamRequest(try TestServers.shared.url(.httpbin, "/basic-auth/user/passwd"))
             .authenticate(username: "user", password: "wrong")
-            .validate()
-            .responseStream(on: DispatchQueue(label: "stream")) { stream in
-                if case let .complete(value) = stream.event {
-                    completion.set(value)
-                    done.fulfill()
-                }
-            }
-        wait(for: [done], timeout: 30)
-        XCTAssertEqual(completion.value?.response?.statusCode, 401)
-        XCTAssertTrue(completion.value?.error?.isResponseValidationError == true, String(describing: completion.value?.error))
+            .validate())
+        XCTAssertEqual(completion.response?.statusCode, 401)
+        XCTAssertTrue(completion.error?.isResponseValidationError == true, String(describing: completion.error))
     }
 
     /// A redirect the redirect handler refuses is the final response: its handlers see it
@@ -97,23 +88,28 @@ final class ResponseHoldReviewTests: XCTestCase {
         XCTAssertTrue(cancelled.error?.isExplicitlyCancelledError == true, String(describing: cancelled.error))
     }
 
+    /// How a stream request completed (its chunks are not looked at).
+    private func completionOf(_ request: DataStreamRequest) throws -> DataStreamRequest.Completion {
+        let done = expectation(description: "complete")
+        let completion = Box<DataStreamRequest.Completion>()
+        request.responseStream(on: DispatchQueue(label: "stream")) { stream in
+            if case let .complete(value) = stream.event {
+                completion.set(value)
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 30)
+        return try XCTUnwrap(completion.value)
+    }
+
     /// ... and a stream validates it.
     func testAStreamValidatesARefusedRedirect() throws {
         let session = testSession()
-        let done = expectation(description: "complete")
-        let completion = Box<DataStreamRequest.Completion>()
-        session.streamRequest(try TestServers.shared.redirect(to: "/get"))
+        let completion = try completionOf(session.streamRequest(try TestServers.shared.redirect(to: "/get"))
             .redirect(using: .doNotFollow)
-            .validate()
-            .responseStream(on: DispatchQueue(label: "stream")) { stream in
-                if case let .complete(value) = stream.event {
-                    completion.set(value)
-                    done.fulfill()
-                }
-            }
-        wait(for: [done], timeout: 30)
-        XCTAssertEqual(completion.value?.response?.statusCode, 302)
-        XCTAssertTrue(completion.value?.error?.isResponseValidationError == true, String(describing: completion.value?.error))
+            .validate())
+        XCTAssertEqual(completion.response?.statusCode, 302)
+        XCTAssertTrue(completion.error?.isResponseValidationError == true, String(describing: completion.error))
     }
 
     /// The credential never shows in a followed redirect's URL, whatever its user name.

@@ -67,6 +67,24 @@ struct HTTPResponseHandler: Sendable {
         self.body = body
     }
 
+    /// An `async` handler that decides, run in a `Task`.
+    init(queue: DispatchQueue, decidingAsync handler: @escaping @Sendable (HTTPURLResponse) async -> Request.ResponseDisposition) {
+        self.init(queue: queue) { response, completion in
+            Task { completion(await handler(response)) }
+        }
+    }
+
+    /// An `async` handler that only looks at the response, run in a `Task`; the body waits
+    /// until it returns.
+    init(queue: DispatchQueue, observingAsync handler: @escaping @Sendable (HTTPURLResponse) async -> Void) {
+        self.init(queue: queue) { response, completion in
+            Task {
+                await handler(response)
+                completion(.allow)
+            }
+        }
+    }
+
     /// Calls every handler with `response` on its queue (inline when it is `currentQueue`),
     /// and `decided` once: `.cancel` as soon as one handler says so, `.allow` when all have
     /// allowed. A handler that answers twice counts once.

@@ -8,11 +8,10 @@ import FoundationNetworking
 /// and body, the response's status, headers and body, then timings and the result.
 enum ResponseDebugDescription {
     static func request(_ request: URLRequest) -> String {
-        let headers = request.allHTTPHeaderFields.map(HTTPHeaders.init) ?? HTTPHeaders()
-        return """
+        """
         [Request]: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")
-            \(headerLines(headers).indentingNewlines())
-            \(body(request.httpBody, headers: headers).indentingNewlines())
+            \(headerLines(request.headers).indentingNewlines())
+            \(body(request.httpBody, headers: request.headers).indentingNewlines())
         """
     }
 
@@ -20,7 +19,7 @@ enum ResponseDebugDescription {
         """
         [Response]:
             [Status Code]: \(response.statusCode)
-            \(headerLines(HTTPHeaders(response: response)).indentingNewlines())
+            \(headerLines(response.headers).indentingNewlines())
         """
     }
 
@@ -28,7 +27,7 @@ enum ResponseDebugDescription {
     static func response(_ response: HTTPURLResponse, body data: Data?) -> String {
         """
         \(Self.response(response))
-            \(body(data, headers: HTTPHeaders(response: response)).indentingNewlines())
+            \(body(data, headers: response.headers).indentingNewlines())
         """
     }
 
@@ -49,16 +48,6 @@ enum ResponseDebugDescription {
         [Body]:
             \(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).indentingNewlines())
         """
-    }
-}
-
-extension HTTPHeaders {
-    /// The response's header fields.
-    fileprivate init(response: HTTPURLResponse) {
-        self.init()
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { add(name: name, value: value) }
-        }
     }
 }
 

@@ -18,7 +18,7 @@ import FoundationNetworking
 // only stored property is a `let` holding a `JSONEncoder`, which Foundation declares
 // `Sendable` (its options sit behind a lock). A subclass that adds mutable state must guard
 // it itself, as with any `open` Sendable class.
-open class JSONParameterEncoder: @unchecked Sendable, ParameterEncoder {
+open class JSONParameterEncoder: @unchecked Sendable, ParameterEncoder { // no lock: one immutable `let` of a Sendable JSONEncoder (see above)
     /// An encoder with a default `JSONEncoder`.
     public static var `default`: JSONParameterEncoder { JSONParameterEncoder() }
 

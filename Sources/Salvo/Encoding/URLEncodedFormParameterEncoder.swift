@@ -20,7 +20,7 @@ import FoundationNetworking
 // stored properties are two `let`s, a `URLEncodedFormEncoder` (itself checked `Sendable`)
 // and a `Sendable` enum. A subclass that adds mutable state must guard it itself, as with
 // any `open` Sendable class.
-open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder {
+open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder { // no lock: immutable `let`s of Sendable types (see above)
     /// Where the encoded text goes.
     public enum Destination: Sendable {
         /// Into the query for `GET`, `HEAD` and `DELETE` requests, into the body otherwise.

@@ -12,9 +12,7 @@ extension DataRequest {
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (HTTPURLResponse) async -> ResponseDisposition) -> Self {
-        onHTTPResponse(on: underlyingQueue) { response, completionHandler in
-            Task { completionHandler(await handler(response)) }
-        }
+        addHTTPResponseHandler(HTTPResponseHandler(queue: underlyingQueue, decidingAsync: handler))
     }
 
     /// Calls an `async` handler with the `HTTPURLResponse` as soon as its headers arrive; the
@@ -24,12 +22,7 @@ extension DataRequest {
     /// - Returns: The request.
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (HTTPURLResponse) async -> Void) -> Self {
-        onHTTPResponse(on: underlyingQueue) { response, completionHandler in
-            Task {
-                await handler(response)
-                completionHandler(.allow)
-            }
-        }
+        addHTTPResponseHandler(HTTPResponseHandler(queue: underlyingQueue, observingAsync: handler))
     }
 }
 
@@ -42,9 +35,7 @@ extension DataStreamRequest {
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (HTTPURLResponse) async -> ResponseDisposition) -> Self {
-        onHTTPResponse(on: underlyingQueue) { response, completionHandler in
-            Task { completionHandler(await handler(response)) }
-        }
+        addHTTPResponseHandler(HTTPResponseHandler(queue: underlyingQueue, decidingAsync: handler))
     }
 
     /// Calls an `async` handler with the `HTTPURLResponse` as soon as its headers arrive (and
@@ -54,11 +45,6 @@ extension DataStreamRequest {
     /// - Returns: The request.
     @discardableResult
     public func onHTTPResponse(perform handler: @escaping @Sendable (HTTPURLResponse) async -> Void) -> Self {
-        onHTTPResponse(on: underlyingQueue) { response, completionHandler in
-            Task {
-                await handler(response)
-                completionHandler(.allow)
-            }
-        }
+        addHTTPResponseHandler(HTTPResponseHandler(queue: underlyingQueue, observingAsync: handler))
     }
 }
