@@ -62,4 +62,29 @@ final class CookieTests: XCTestCase {
         XCTAssertNil(response.error)
         XCTAssertEqual(echoedCookies(response), [:])
     }
+
+    /// The `Cookie` lines the fault server saw.
+    private func cookieLines(_ response: AFDataResponse<Data>) -> [String] {
+        ((json(response.data)["lines"] as? [String]) ?? []).filter { $0.lowercased().hasPrefix("cookie:") }
+    }
+
+    /// A caller's own `Cookie` header and the jar's cookies go on one line (RFC 6265 allows
+    /// one), and the caller's cookie does not stay with the pooled handle for the next request.
+    func testACallersCookieHeaderAndTheJarsCookiesShareOneLine() throws {
+        let session = testSession { $0.httpMaximumConnectionsPerHost = 1 }
+        let raw = try TestServers.shared.url(.fault, "/raw-headers")
+        // Nothing in the jar yet: the caller's header alone.
+        XCTAssertEqual(cookieLines(awaitData(session.request(raw, headers: ["Cookie": "own=1"]))), ["Cookie: own=1"])
+        // httpbin and the fault server share 127.0.0.1, and cookies ignore the port.
+        _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        let both = cookieLines(awaitData(session.request(raw, headers: ["cookie": "own=1; more=2"])))
+        XCTAssertEqual(both.count, 1, "\(both)")
+        let crumbs = Set((both.first?.dropFirst("Cookie:".count) ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) })
+        XCTAssertEqual(crumbs, ["flavour=oat", "own=1", "more=2"])
+        // The next request on the same handle sends the jar's cookie only.
+        XCTAssertEqual(cookieLines(awaitData(session.request(raw))), ["Cookie: flavour=oat"])
+        // Without the jar, the caller's header is sent as it is.
+        let own = awaitData(session.request(raw, headers: ["Cookie": "own=1"]) { $0.httpShouldHandleCookies = false })
+        XCTAssertEqual(cookieLines(own), ["Cookie: own=1"])
+    }
 }

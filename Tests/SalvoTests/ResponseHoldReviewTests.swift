@@ -265,4 +265,30 @@ final class ResponseHoldReviewTests: XCTestCase {
             XCTAssertEqual(results.values.map(\.index).sorted(), Array(0..<count), "each handler runs once")
         }
     }
+
+    /// A held HTTP/2 response that libcurl itself ends (the session's resource timeout) leaves
+    /// nothing behind on its handle: the requests that reuse the handle get their own bodies.
+    /// libcurl 7.88 keeps the body bytes it buffered for a paused stream with the easy handle.
+    func testAHeldH2ResponseEndedByTheResourceTimeoutLeavesNoBytesBehind() throws {
+        let session = testSession({ $0.timeoutIntervalForResource = 1 },
+                                  transport: TransportConfiguration(httpVersion: .http2PriorKnowledge))
+        let small = try TestServers.shared.url(.nginxH2C, "/small")
+        let large = try TestServers.shared.url(.nginxH2C, "/1m.bin")
+        XCTAssertEqual(awaitData(session.request(small)).data?.count, 100)
+        for round in 0..<3 {
+            let decide = Box<@Sendable (Request.ResponseDisposition) -> Void>()
+            let held = session.request(large).onHTTPResponse(on: .global()) { _, completionHandler in
+                decide.set(completionHandler)
+            }
+            let response = awaitData(held)
+            XCTAssertEqual(urlErrorCode(response.error), .timedOut, "round \(round): \(String(describing: response.error))")
+            decide.value?(.allow)
+            // One at a time: each takes the handle the held request gave back.
+            for index in 0..<4 {
+                let next = awaitData(session.request(small))
+                XCTAssertNil(next.error, "round \(round) request \(index)")
+                XCTAssertEqual(next.data?.count, 100, "round \(round) request \(index): another request's bytes")
+            }
+        }
+    }
 }

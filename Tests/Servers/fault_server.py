@@ -54,6 +54,8 @@ Routes (query parameters in brackets):
                                JSON {"key": K, "attempt": n}
     /attempts?key=K            JSON {"key": K, "attempts": n}: how many
                                requests /fail-twice has seen for K
+    /raw-headers               JSON {"lines": [...]}: the request's header lines as sent,
+                               repeats and order kept
 Anything else is 404.
 """
 
@@ -112,6 +114,8 @@ async def read_request(reader):
             continue
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
+    # The lines as sent, for /raw-headers (no header name can start with ':').
+    headers[":lines"] = [line for line in lines[1:] if line]
     return method, target, headers
 
 
@@ -297,6 +301,9 @@ async def handle_request(method, target, headers, reader, writer, served):
                                        {"key": key, "attempt": attempt}))
         else:
             writer.write(json_response(200, "OK", {"key": key, "attempt": attempt}))
+    elif path == "/raw-headers":
+        # The request's header lines as they came, repeats and order kept (httpbin merges them).
+        writer.write(json_response(200, "OK", {"lines": headers[":lines"]}))
     elif path == "/attempts":
         key = query.get("key", [""])[0]
         writer.write(json_response(200, "OK", {"key": key, "attempts": ATTEMPTS.get(key, 0)}))

@@ -397,11 +397,13 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             guard let extras = state.extras else { return (queue, nil, false, nil) }
             return (queue, extras.credential, !extras.httpResponseHandlers.isEmpty, extras.progress)
         }
+        // With the jar taking part, a caller's Cookie header joins the jar's line.
+        let jarCookie = spec.headers.isEmpty || !loop.options.cookies || !spec.handlesCookies ? nil : spec.headers.value(for: "Cookie")
         let transfer = Transfer(
             url: urlString,
             hostKey: hostKey,
             method: spec.method.rawValue,
-            headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true),
+            headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true, jarCookie: jarCookie),
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
             verboseLogger: loop.options.verboseLogger,
@@ -415,6 +417,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         }
         if let credential { transfer.credential = (credential.user, credential.password) }
         if !spec.handlesCookies { transfer.usesCookies = false }
+        if let jarCookie { transfer.cookieHeader = jarCookie }
         if let resourceLeft { transfer.resourceTimeout = resourceLeft }
         if let progress { transfer.progress = progress.transferProgress() }
         if let hooks {
@@ -472,11 +475,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         loop.send(.add(transfer))
     }
 
-    private func headerList(for spec: RequestSpec, sendsBodySource: Bool) -> CurlHeaderList {
+    private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {
         // Most requests add nothing to the session's headers: they share one list, built once.
         if spec.headers.isEmpty && spec.body == nil && !sendsBodySource { return sharedHeaderList }
         let list = CurlHeaderList()
         for header in spec.headers {
+            if jarCookie != nil && HTTPHeaders.equalIgnoringASCIICase(header.name, "Cookie") { continue }
             list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
         for (name, line) in defaultHeaderLines where spec.headers.isEmpty || spec.headers.value(for: name) == nil {

@@ -138,6 +138,7 @@ extension CurlEasy {
         if let share, transfer.usesCookies {
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
             set(CURLOPT_COOKIEFILE, string: "")
+            if let cookie = transfer.cookieHeader { set(CURLOPT_COOKIE, string: cookie) }
         } else if share != nil {
             // A reset keeps a pooled handle's share, and with it the jar: detach it.
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)
@@ -163,6 +164,7 @@ extension CurlEasy {
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
               transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.usesCookies,
+              transfer.cookieHeader == nil,
               transfer.resourceTimeout == nil else { return nil }
         // A stream's sink pauses the transfer when its consumer lags: those always reset.
         let toFile = transfer.fileSink != nil

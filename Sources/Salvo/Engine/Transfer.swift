@@ -94,6 +94,10 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     @exclusivity(unchecked) var credential: (user: String, password: String)?
     /// Whether the session's cookie jar (if it has one) takes part in this transfer.
     @exclusivity(unchecked) var usesCookies = true
+    /// The caller's own `Cookie` header when the jar takes part: libcurl puts it on the jar's
+    /// `Cookie` line (`CURLOPT_COOKIE`), so the request carries one line, as RFC 6265 asks,
+    /// instead of the caller's and the jar's.
+    @exclusivity(unchecked) var cookieHeader: String?
     /// For a redirect hop, what is left of the session's resource timeout; `nil` for all of it.
     @exclusivity(unchecked) var resourceTimeout: TimeInterval?
     /// A download's file or a stream's consumer: when set, the body goes there instead of
