@@ -211,6 +211,51 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try XCTUnwrap(partial)), "the partial file was left behind")
     }
 
+    /// A resume whose first answer is a challenge libcurl answers (401, then 206 in one
+    /// transfer): the 206 continues the partial file, and nothing of the challenge is kept.
+    func testAResumeAnsweredAfterAChallengeContinuesItsFile() throws {
+        let size = 100_000, held = 60_000
+        let url = try TestServers.shared.url(.fault, "/flaky-file?key=\(UUID().uuidString)&size=\(size)&times=0&auth=user:pw")
+        let resumeData = try handmadeResumeData(for: url, partial: flakyFileBytes(size).prefix(held), etag: "\"flaky\"")
+        let (target, destination) = self.destination("challenged.bin")
+        let session = testSession()
+        let response = awaitDownload(session.download(resumingWith: resumeData, to: destination)
+            .authenticate(username: "user", password: "pw").validate())
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.statusCode, 206)
+        XCTAssertTrue(try Data(contentsOf: target) == flakyFileBytes(size), "resumed file differs from the source")
+        let partial = try XCTUnwrap(JSONSerialization.jsonObject(with: resumeData) as? [String: Any])["partialFile"] as? String
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try XCTUnwrap(partial) + ".answer"), "the challenge's body was left behind")
+    }
+
+    /// A redirect answering a resume: followed, the next hop continues the partial file;
+    /// refused, the redirect (its body) is the download's file and the partial file goes.
+    func testARedirectAnsweringAResumeKeepsThePartialFileForTheNextHop() throws {
+        let size = 100_000, held = 40_000
+        let file = try TestServers.shared.url(.fault, "/flaky-file?key=\(UUID().uuidString)&size=\(size)&times=0")
+        var components = URLComponents(url: try TestServers.shared.url(.fault, "/slow-redirect"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "delay", value: "0"), URLQueryItem(name: "to", value: file.absoluteString),
+                                 URLQueryItem(name: "body", value: "moved")]
+        let url = try XCTUnwrap(components.url)
+        let session = testSession()
+
+        let followedData = try handmadeResumeData(for: url, partial: flakyFileBytes(size).prefix(held), etag: "\"flaky\"")
+        let (followedTarget, followedDestination) = self.destination("followed.bin")
+        let followed = awaitDownload(session.download(resumingWith: followedData, to: followedDestination))
+        XCTAssertNil(followed.error)
+        XCTAssertEqual(followed.response?.statusCode, 206)
+        XCTAssertTrue(try Data(contentsOf: followedTarget) == flakyFileBytes(size), "resumed file differs from the source")
+
+        let refusedData = try handmadeResumeData(for: url, partial: flakyFileBytes(size).prefix(held), etag: "\"flaky\"")
+        let (refusedTarget, refusedDestination) = self.destination("refused.txt")
+        let refused = awaitDownload(session.download(resumingWith: refusedData, to: refusedDestination).redirect(using: .doNotFollow))
+        XCTAssertNil(refused.error)
+        XCTAssertEqual(refused.response?.statusCode, 302)
+        XCTAssertEqual(try Data(contentsOf: refusedTarget), Data("moved".utf8))
+        let partial = try XCTUnwrap(JSONSerialization.jsonObject(with: refusedData) as? [String: Any])["partialFile"] as? String
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try XCTUnwrap(partial)), "the partial file was left behind")
+    }
+
     /// A resumed download cancelled before any answer came still makes resume data for its
     /// partial file (it once made none and deleted the file), and that data resumes.
     func testCancellingAResumeBeforeItsAnswerKeepsThePartialFile() throws {

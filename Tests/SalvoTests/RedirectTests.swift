@@ -215,4 +215,55 @@ extension RedirectTests {
         }
         withExtendedLifetime(session) { wait(for: [downloaded, streamed], timeout: 10) }
     }
+
+    /// A refused redirect is the answer, body included, as URLSession delivers it: a data
+    /// request's data, a download's file, a stream's chunks (after its validators passed).
+    func testARefusedRedirectsBodyIsTheAnswerOfEveryKindOfRequest() throws {
+        let session = redirectSession()
+        let url = try TestServers.shared.url(.fault, "/slow-redirect?delay=0&to=/ok&body=moved-elsewhere")
+        let expected = Data("moved-elsewhere".utf8)
+
+        let data = awaitData(session.request(url).redirect(using: .doNotFollow))
+        XCTAssertEqual(data.response?.statusCode, 302)
+        XCTAssertEqual(data.data, expected)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-redirect-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let download = awaitDownload(session.download(url, to: { _, _ in (file, []) }).redirect(using: .doNotFollow))
+        XCTAssertNil(download.error)
+        XCTAssertEqual(download.response?.statusCode, 302)
+        XCTAssertEqual(try Data(contentsOf: file), expected)
+
+        // Followed, the redirect's body is not in the file.
+        let followedFile = file.appendingPathExtension("followed")
+        defer { try? FileManager.default.removeItem(at: followedFile) }
+        let followed = awaitDownload(session.download(url, to: { _, _ in (followedFile, []) }))
+        XCTAssertEqual(followed.response?.statusCode, 200)
+        XCTAssertEqual(try Data(contentsOf: followedFile), Data("ok\n".utf8))
+
+        for validates in [false, true] {
+            let chunks = Collector<Data>()
+            let done = expectation(description: "stream")
+            let completion = Box<DataStreamRequest.Completion>()
+            var stream = session.streamRequest(url).redirect(using: .doNotFollow)
+            if validates { stream = stream.validate() }
+            stream.responseStream(on: .global()) { event in
+                switch event.event {
+                case let .stream(result): if case let .success(chunk) = result { chunks.append(chunk) }
+                case let .complete(end):
+                    completion.set(end)
+                    done.fulfill()
+                }
+            }
+            wait(for: [done], timeout: 10)
+            XCTAssertEqual(completion.value?.response?.statusCode, 302)
+            if validates {
+                XCTAssertTrue(completion.value?.error?.isResponseValidationError == true)
+                XCTAssertEqual(chunks.values, [], "a failed validation streams nothing")
+            } else {
+                XCTAssertNil(completion.value?.error)
+                XCTAssertEqual(chunks.values.reduce(Data(), +), expected)
+            }
+        }
+    }
 }

@@ -38,13 +38,16 @@ Routes (query parameters in brackets):
                                Content-Encoding: gzip with a Content-Length: about 1 MB of
                                text compressed, sent in N pieces (default 5) one every MS
                                milliseconds (default 50)
-    /slow-redirect?to=URL[&delay=MS]
-                               waits MS milliseconds (default 500), then 302 to URL
-    /flaky-file?key=K&size=N[&times=T]
+    /slow-redirect?to=URL[&delay=MS][&body=TEXT]
+                               waits MS milliseconds (default 500), then 302 to URL,
+                               with TEXT as its body (default none)
+    /flaky-file?key=K&size=N[&times=T][&auth=USER:PASSWORD]
                                per key K: answers 503 (body "busy\n") to the first T
                                (default 1) requests, then serves N bytes of
                                flaky_file_bytes(N) with ETag "flaky", honouring
-                               "Range: bytes=S-" with a 206
+                               "Range: bytes=S-" with a 206; with auth, a request without
+                               that Basic credential gets a 401 challenge (body
+                               "who are you\n") and does not count
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -60,6 +63,7 @@ Anything else is 404.
 """
 
 import argparse
+import base64
 import asyncio
 import gzip
 import json
@@ -257,7 +261,11 @@ async def handle_request(method, target, headers, reader, writer, served):
         if not target:
             raise BadRequest("to is required")
         await asyncio.sleep(int_param(query, "delay", 500) / 1000.0)  # the wait is the point of this route
-        writer.write(response(302, "Found", b"", extra=(f"Location: {target}",)))
+        body = query.get("body", [""])[0].encode()
+        writer.write(response(302, "Found", body, extra=(f"Location: {target}",)))
+    elif path == "/flaky-file" and "auth" in query and headers.get("authorization", "") != \
+            "Basic " + base64.b64encode(query["auth"][0].encode()).decode():
+        writer.write(response(401, "Unauthorized", b"who are you\n", extra=('WWW-Authenticate: Basic realm="flaky"',)))
     elif path == "/flaky-file":
         key = query.get("key", [""])[0]
         times = int_param(query, "times", 1)

@@ -23,6 +23,11 @@ protocol AttemptHooks: AnyObject, Sendable {
     /// delivered and before the session acts on it. The loop is done with the transfer.
     func transferEnded(_ transfer: Transfer, outcome: TransferOutcome)
 
+    /// Runs on the delivery queue when a redirect that ended a transfer is not followed (the
+    /// redirect handler refused it, or its target is not a URL): the redirect is the
+    /// attempt's answer.
+    func redirectNotFollowed(_ transfer: Transfer, on queue: DispatchQueue)
+
     /// Runs on the delivery queue when the response passed validation, before the request
     /// finishes.
     ///
@@ -35,4 +40,5 @@ protocol AttemptHooks: AnyObject, Sendable {
 
 extension AttemptHooks {
     func attemptSpec(_ spec: RequestSpec) -> RequestSpec? { nil }
+    func redirectNotFollowed(_ transfer: Transfer, on queue: DispatchQueue) {}
 }

@@ -45,17 +45,27 @@ extension Session {
         // Someone listens for the final head and the engine could not tell them: the request
         // announces it, unless it follows it as a redirect.
         let unannounced = transfer.headHandler != nil && !transfer.headAnnounced ? outcome.head : nil
-        if let head = outcome.head, let target = head.redirectURL,
-           followRedirect(request, head: head, target: target, from: finished, unannounced: unannounced, queue: queue) {
-            return
+        if let head = outcome.head, let target = head.redirectURL {
+            if followRedirect(request, head: head, target: target, from: finished, transfer: transfer,
+                              unannounced: unannounced, queue: queue) {
+                return
+            }
+            return finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue)
         }
         finishAttempt(request, unannounced: unannounced, queue: queue)
     }
 
-    /// Announces a final head the engine did not, then validates and finishes.
-    private func finishAttempt(_ request: Request, unannounced head: ResponseHead?, queue: DispatchQueue) {
-        guard let head else { return validateAndFinish(request, queue: queue) }
-        request.announceFinalHead(head, on: queue) { [self] in validateAndFinish(request, queue: queue) }
+    /// Announces a final head the engine did not, then validates and finishes. A redirect
+    /// that is not followed (`notFollowed`, the transfer it ended) is the answer: a stream
+    /// gets its body once the handlers have seen the head.
+    private func finishAttempt(_ request: Request, unannounced head: ResponseHead?, notFollowed transfer: Transfer? = nil,
+                               queue: DispatchQueue) {
+        let proceed: @Sendable () -> Void = { [self] in
+            if let transfer { request.attemptHooks?.redirectNotFollowed(transfer, on: queue) }
+            validateAndFinish(request, queue: queue)
+        }
+        guard let head else { return proceed() }
+        request.announceFinalHead(head, on: queue, proceed: proceed)
     }
 
     /// Validates the attempt's response, then retries or finishes.
@@ -158,7 +168,7 @@ extension Session {
     }
 
     private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
-                                unannounced: ResponseHead?, queue: DispatchQueue) -> Bool {
+                                transfer: Transfer, unannounced: ResponseHead?, queue: DispatchQueue) -> Bool {
         guard ResponseHead.isFollowedRedirect(status: head.statusCode), var url = URL(string: target) else { return false }
         url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
         let (tooMany, redirectTime) = request.mutableState.withLock { state -> (Bool, TimeInterval) in
@@ -206,7 +216,7 @@ extension Session {
             }
             guard let redirected, let spec = try? RequestSpec(redirected) else {
                 // Not followed: the redirect response is the attempt's result.
-                queue.async { self.finishAttempt(request, unannounced: unannounced, queue: queue) }
+                queue.async { self.finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue) }
                 return
             }
             send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)

@@ -69,6 +69,13 @@ final class StreamAttempts: AttemptHooks {
 
     func transferEnded(_ transfer: Transfer, outcome: TransferOutcome) {}
 
+    func redirectNotFollowed(_ transfer: Transfer, on queue: DispatchQueue) {
+        guard let sink = transfer.sink as? ResponseStreamSink, let body = sink.takeRedirectBody(), !body.isEmpty else { return }
+        // Counted in, as the loop counts a chunk, so its release balances the window.
+        sink.window.add(body.count)
+        received(body, window: sink.window, transfer: transfer, on: queue)
+    }
+
     func attemptSucceeded(_ request: Request) -> AFError? { nil }
 
     func requestFinishing(_ request: Request) {}

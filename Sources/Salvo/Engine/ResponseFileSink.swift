@@ -18,7 +18,7 @@ final class ResponseFileSink: ResponseSink {
     private(set) var size: Int64
     /// The `errno` of the first failed write, or 0.
     private(set) var writeError: Int32 = 0
-    /// The body of a redirect or of an intermediate response is not the download's.
+    /// The body of an intermediate (1xx) response is not the download's.
     private var discarding = false
     /// For a resumed file, the first byte a `206` answer must start at (set before the
     /// transfer starts); `nil` when any start is right (a range the caller asked for).
@@ -107,30 +107,47 @@ final class ResponseFileSink: ResponseSink {
 
     /// Told when a response's header block ends (loop thread), before its body arrives.
     ///
-    /// A redirect's body is dropped, so the file keeps what earlier hops wrote. A file that
-    /// already held bytes keeps them only when the server answers the range with 206;
-    /// any other final answer means the whole body follows, so the file starts over.
+    /// A redirect's body is written as any answer's: if the redirect is followed, the next
+    /// hop starts the file over; if not, the redirect is the download's answer, as with
+    /// URLSession. A file that already held bytes keeps them only when the server answers
+    /// the range with 206; any other final answer means the whole body follows, so the file
+    /// starts over, except an error or a redirect answering a resumed download, whose body
+    /// goes beside it (`errorBodyPath`).
     override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
-        discarding = isRedirect || status < 200
+        discarding = status < 200
         skipping = 0
-        if !discarding, status == 206, let expected = expectedRangeStart, rangeStart != expected {
-            rangeMismatch = (expected, rangeStart)
-            writeError = EINVAL
+        // One final head per transfer reaches a sink: a challenge libcurl answers never does
+        // (see `Transfer.headerEvent`).
+        guard !discarding else { return }
+        if status == 206 {
+            if let expected = expectedRangeStart, rangeStart != expected {
+                rangeMismatch = (expected, rangeStart)
+                writeError = EINVAL
+                return
+            }
+            skipping = overlap
             return
         }
-        if !discarding, status == 206 { skipping = overlap }
-        guard !discarding, size > 0, status != 206 else { return }
-        if status >= 400, let errorBodyPath, errorDescriptor < 0 {
-            // An error is no answer to the range: the partial file stays for a retry, and the
-            // error's body (the download's file if the request ends here) goes beside it.
-            let fd = open(errorBodyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            if fd >= 0 {
-                errorDescriptor = fd
-                wroteErrorBody = true
-            } else {
-                writeError = errno
+        guard size > 0 else { return }
+        if status >= 400 || isRedirect {
+            if let errorBodyPath, errorDescriptor < 0 {
+                // No answer to the range: the partial file stays for a retry or the next hop,
+                // and this answer's body (the download's file if the request ends here) goes
+                // beside it.
+                let fd = open(errorBodyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+                if fd >= 0 {
+                    errorDescriptor = fd
+                    wroteErrorBody = true
+                } else {
+                    writeError = errno
+                }
+                return
             }
-            return
+            if isRedirect {
+                // Nowhere to keep it without cutting the partial file: dropped.
+                discarding = true
+                return
+            }
         }
         if ftruncate(descriptor, 0) == 0 {
             size = 0

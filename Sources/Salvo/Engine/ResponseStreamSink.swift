@@ -16,7 +16,20 @@ final class ResponseStreamSink: ResponseSink {
         self.deliver = deliver
     }
 
+    /// A redirect's body, kept (up to `heldRedirectLimit` bytes) until the request layer
+    /// knows whether it follows the redirect: a refused one is the stream's answer, and its
+    /// body is streamed then (`takeRedirectBody()`), as URLSession delivers it.
+    private var redirectBody: Data?
+    /// Redirect bodies are a few hundred bytes of HTML; past this, the rest is dropped rather
+    /// than held in memory by a server that sends a large one.
+    static let heldRedirectLimit = 1 << 20
+
     override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if redirectBody != nil {
+            let room = Self.heldRedirectLimit - redirectBody!.count
+            if room > 0 { redirectBody!.append(bytes.assumingMemoryBound(to: UInt8.self), count: min(room, count)) }
+            return count
+        }
         if discarding { return count }
         // Refused: libcurl keeps the chunk and offers it again once unpaused.
         guard window.admit(count) else { return SALVO_WRITEFUNC_PAUSE }
@@ -25,8 +38,16 @@ final class ResponseStreamSink: ResponseSink {
     }
 
     override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
-        // A redirect's body is not the stream's.
-        discarding = isRedirect || status < 200
+        // An intermediate (1xx) response's body is not the stream's.
+        discarding = status < 200
+        redirectBody = isRedirect ? Data() : nil
+    }
+
+    /// The body of the redirect the transfer ended with; read on the delivery queue once the
+    /// transfer's outcome is delivered (the hand-off orders it after the loop's writes).
+    func takeRedirectBody() -> Data? {
+        defer { redirectBody = nil }
+        return redirectBody
     }
 }
 
@@ -55,6 +76,12 @@ final class StreamWindow: Sendable {
             state.outstanding += count
             return true
         }
+    }
+
+    /// Counts in a chunk that is not the loop's to refuse (one handed over after the
+    /// transfer ended).
+    func add(_ count: Int) {
+        state.withLock { $0.outstanding += count }
     }
 
     /// Counts a chunk out. Returns `true` when a paused transfer should now continue.
