@@ -157,8 +157,14 @@ final class DownloadResumeTests: XCTestCase {
     /// attempt breaks, the retries ask for the whole file again (they once asked for the old
     /// range and failed to cut the new, shorter file back to it).
     func testRetriesOfAResumeThatStartedOverAskForTheWholeFile() throws {
-        let session = Session(configuration: .af.default, interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01),
-                              responseQueue: DispatchQueue(label: "test"))
+        // The adapter's own URLRequest properties stay on the attempts that drop the range.
+        let marking = Adapter { urlRequest, _, completion in
+            var marked = urlRequest
+            marked.cachePolicy = .reloadIgnoringLocalCacheData
+            completion(.success(marked))
+        }
+        let interceptor = Interceptor(adapters: [marking], retriers: [RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01)])
+        let session = Session(configuration: .af.default, interceptor: interceptor, responseQueue: DispatchQueue(label: "test"))
         // /truncate answers 200 with Content-Length 1000, sends 100 bytes and closes.
         let resumeData = try handmadeResumeData(for: try TestServers.shared.url(.fault, "/truncate"), partial: Data(repeating: 7, count: 500),
                                                 etag: "\"t\"")
@@ -169,6 +175,7 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertEqual(request.retryCount, 2)
         let ranges = request.requests.map { $0.value(forHTTPHeaderField: "Range") }
         XCTAssertEqual(ranges, ["bytes=499-", nil, nil])
+        XCTAssertEqual(request.requests.map(\.cachePolicy), Array(repeating: .reloadIgnoringLocalCacheData, count: 3))
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
     }
 

@@ -11,7 +11,8 @@ protocol AttemptHooks: AnyObject, Sendable {
     var sendsBodySource: Bool { get }
 
     /// The spec an attempt sends instead of the one the request would send, or `nil` to send
-    /// that one (a resumed download that had to start over no longer asks for a range).
+    /// that one (a resumed download that had to start over no longer asks for a range). Only
+    /// its headers may differ: the attempt's `URLRequest` is the caller's with these headers.
     func attemptSpec(_ spec: RequestSpec) -> RequestSpec?
 
     /// Equips a transfer before it is submitted, on the thread sending the attempt.

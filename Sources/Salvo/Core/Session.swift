@@ -376,8 +376,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
               resourceLeft: TimeInterval? = nil) {
         if let adjusted = request.attemptHooks?.attemptSpec(spec) {
-            // A changed spec is described by its own URLRequest, built when asked for.
-            sendAttempt(request, spec: adjusted, urlRequest: nil, redirectHop: redirectHop, resourceLeft: resourceLeft)
+            // Hooks change headers only: the caller's (or adapter's) URLRequest keeps its other
+            // properties, and without one the spec's is built when asked for.
+            var described = urlRequest
+            described?.headers = adjusted.headers
+            sendAttempt(request, spec: adjusted, urlRequest: described, redirectHop: redirectHop, resourceLeft: resourceLeft)
         } else {
             sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
         }
