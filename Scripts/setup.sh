@@ -30,8 +30,10 @@ STAMP="$VENV/.salvo-setup-stamp"
 #   (libcurl's -dev package does not bring the curl tool).
 # procps: pgrep, with which Scripts/test.sh checks that the tests left no server running; a
 #   minimal Debian image lacks it, and the check would then pass without looking.
+# openssl: the command, with which the test servers make a CA and a certificate for nginx's
+#   TLS port (libssl-dev brings the library only).
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv curl aria2 procps)
+              pkg-config python3 python3-venv curl aria2 procps openssl)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.

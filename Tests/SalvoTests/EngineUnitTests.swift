@@ -15,6 +15,12 @@ final class EngineUnitTests: XCTestCase {
             XCTAssertEqual(CurlError.urlErrorCode(for: code), urlCode, "curl code \(code)")
         }
         XCTAssertEqual(CurlError.urlErrorCode(for: 1, message: "Received HTTP/0.9 when not allowed"), .badServerResponse)
+        // libcurl 7.88 with OpenSSL 3.0, against an expired certificate (checked by hand with
+        // `openssl ca -enddate` and `openssl s_server`): curl: (60) and this text.
+        XCTAssertEqual(CurlError.urlErrorCode(for: 60, message: "SSL certificate problem: certificate has expired"), .serverCertificateHasBadDate)
+        XCTAssertEqual(CurlError.urlErrorCode(for: 60, message: "SSL certificate problem: certificate is not yet valid"),
+                       .serverCertificateNotYetValid)
+        XCTAssertEqual(CurlError.urlErrorCode(for: 60, message: "SSL certificate problem: self-signed certificate"), .serverCertificateUntrusted)
         let error = CurlError(code: 7, message: "Failed to connect")
         XCTAssertEqual(error.urlError.code, .cannotConnectToHost)
         XCTAssertEqual(error.urlError.userInfo["SalvoCurlCode"] as? Int, 7)

@@ -12,6 +12,8 @@ until each one answers a request, prints ONE line of JSON on stdout
      "servers": {"httpbin":  {"url": "http://127.0.0.1:41001"},
                  "nginx":    {"url": "http://127.0.0.1:41002"},
                  "nginxH2C": {"url": "http://127.0.0.1:41003"},
+                 "nginxTLS": {"url": "https://127.0.0.1:41005",
+                              "caBundle": "<tmpdir>/tls/ca.pem"},
                  "fault":    {"url": "http://127.0.0.1:41004"}}}
 
 and serves until SIGTERM, SIGINT or SIGHUP, or, with --watch-stdin, until its
@@ -37,7 +39,9 @@ Servers:
             virtual environment Scripts/setup.sh makes (.build/testenv);
             this script must run with that environment's python.
   nginx     Debian's nginx with Tests/Servers/nginx.conf.template: HTTP/1.1
-            keep-alive on one port, h2c (prior knowledge) on another.
+            keep-alive on one port, h2c (prior knowledge) on another, and TLS
+            (HTTP/2 and HTTP/1.1 by ALPN) on a third, with a certificate for
+            127.0.0.1 from a CA made for the run (its PEM file is "caBundle").
   fault     Tests/Servers/fault_server.py.
 """
 
@@ -51,6 +55,7 @@ import resource
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -265,6 +270,51 @@ def h2c_probe(port, timeout):
     return len(header) >= 4 and header[3] == 0x04
 
 
+def tls_probe(port, ca_file, timeout):
+    """True if the port completes a TLS handshake that ca_file verifies, offering h2 by ALPN,
+    and answers GET /small with 200."""
+    try:
+        context = ssl.create_default_context(cafile=ca_file)
+        context.set_alpn_protocols(["http/1.1"])
+        with socket.create_connection((LOOPBACK, port), timeout=timeout) as raw:
+            with context.wrap_socket(raw, server_hostname=LOOPBACK) as sock:
+                sock.sendall(f"GET /small HTTP/1.1\r\nHost: {LOOPBACK}:{port}\r\n"
+                             "Connection: close\r\n\r\n".encode())
+                status = sock.recv(64)
+    except (OSError, ssl.SSLError):
+        return False
+    return status.startswith(b"HTTP/1.1 200")
+
+
+def make_tls_files(directory):
+    """A throw-away CA and a server certificate it signed for 127.0.0.1 (EC P-256, valid for
+    two days), made with the openssl command. Returns (ca, certificate, key) paths."""
+    os.makedirs(directory, exist_ok=True)
+    ca_key, ca = os.path.join(directory, "ca.key"), os.path.join(directory, "ca.pem")
+    key, csr = os.path.join(directory, "server.key"), os.path.join(directory, "server.csr")
+    certificate, extensions = os.path.join(directory, "server.pem"), os.path.join(directory, "server.ext")
+    with open(extensions, "w") as file:
+        file.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                   "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    commands = [
+        ["openssl", "req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2",
+         "-subj", "/CN=Salvo test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+         "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+        ["openssl", "req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        ["openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+         "-out", certificate, "-days", "2", "-extfile", extensions],
+    ]
+    for command in commands:
+        try:
+            result = subprocess.run(command, capture_output=True, text=True)
+        except FileNotFoundError:
+            raise StartError("the openssl command is missing (run Scripts/setup.sh as root)")
+        if result.returncode != 0:
+            raise StartError(f"{' '.join(command[:3])} failed: {result.stderr.strip()}")
+    return ca, certificate, key
+
+
 def wait_until(child, ready, deadline, extra_logs=()):
     """Calls ready() until it is true, the child exits or the deadline passes.
 
@@ -334,16 +384,20 @@ def start_nginx(tmpdir, docroot, workers):
     conf_path = os.path.join(tmpdir, "nginx.conf")
     error_log = os.path.join(tmpdir, "nginx.error.log")
     binary = nginx_binary()
+    ca, certificate, key = make_tls_files(os.path.join(tmpdir, "tls"))
     last_error = None
     for _ in range(NGINX_PORT_ATTEMPTS):
-        port_h1, port_h2c = free_port(), free_port()
-        if port_h1 == port_h2c:
+        port_h1, port_h2c, port_tls = free_port(), free_port(), free_port()
+        if len({port_h1, port_h2c, port_tls}) < 3:
             continue
         conf = (template
                 .replace("@TMPDIR@", tmpdir)
                 .replace("@DOCROOT@", docroot)
                 .replace("@PORT_H1@", str(port_h1))
                 .replace("@PORT_H2C@", str(port_h2c))
+                .replace("@PORT_TLS@", str(port_tls))
+                .replace("@TLS_CERTIFICATE@", certificate)
+                .replace("@TLS_KEY@", key)
                 .replace("@MASTER_PROCESS@", "on" if multi else "off")
                 .replace("@WORKERS@", str(max(workers, 1)))
                 .replace("@USER_LINE@", "user root;" if multi and os.geteuid() == 0 else ""))
@@ -355,7 +409,8 @@ def start_nginx(tmpdir, docroot, workers):
         child = Child("nginx", argv, tmpdir, signal.SIGTERM)
         try:
             wait_until(child,
-                       lambda: http_probe(port_h1, "/small", timeout=5) == 200 and h2c_probe(port_h2c, timeout=5),
+                       lambda: http_probe(port_h1, "/small", timeout=5) == 200 and h2c_probe(port_h2c, timeout=5)
+                       and tls_probe(port_tls, ca, timeout=5),
                        time.monotonic() + START_DEADLINE_SECONDS, extra_logs=[error_log])
         except StartError as error:
             child.stop()
@@ -364,8 +419,9 @@ def start_nginx(tmpdir, docroot, workers):
                 continue  # someone took a port between our check and nginx's bind
             raise
         return child, {"nginx": {"url": f"http://{LOOPBACK}:{port_h1}"},
-                       "nginxH2C": {"url": f"http://{LOOPBACK}:{port_h2c}"}}
-    raise last_error or StartError("nginx: no free pair of ports found")
+                       "nginxH2C": {"url": f"http://{LOOPBACK}:{port_h2c}"},
+                       "nginxTLS": {"url": f"https://{LOOPBACK}:{port_tls}", "caBundle": ca}}
+    raise last_error or StartError("nginx: no free ports found")
 
 
 def start_fault(tmpdir):
@@ -467,6 +523,7 @@ def serve(args):
                     servers[name] = {"error": str(error)}
                     if name == "nginx":
                         servers["nginxH2C"] = {"error": str(error)}
+                        servers["nginxTLS"] = {"error": str(error)}
         except Exception:
             # Whoever reads our stdout gets the reason, not a silent EOF.
             print(json.dumps({"fatal": traceback.format_exc()}), flush=True)

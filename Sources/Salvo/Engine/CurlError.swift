@@ -40,7 +40,12 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         case CURLE_COULDNT_CONNECT: return .cannotConnectToHost
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_SSL_CONNECT_ERROR: return .secureConnectionFailed
-        case CURLE_PEER_FAILED_VERIFICATION: return .serverCertificateUntrusted
+        case CURLE_PEER_FAILED_VERIFICATION:
+            // libcurl keeps OpenSSL's verify result in its text ("SSL certificate problem:
+            // certificate has expired"); URLSession tells a certificate's dates apart too.
+            if message.contains("certificate has expired") { return .serverCertificateHasBadDate }
+            if message.contains("certificate is not yet valid") { return .serverCertificateNotYetValid }
+            return .serverCertificateUntrusted
         case CURLE_SSL_CACERT_BADFILE: return .serverCertificateUntrusted
         case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND:
             return .secureConnectionFailed

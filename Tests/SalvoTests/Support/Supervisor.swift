@@ -116,6 +116,7 @@ enum Supervisor {
         struct Entry: Decodable {
             var url: String?
             var error: String?
+            var caBundle: String?
         }
         var fatal: String?
         var docroot: String?
@@ -145,7 +146,7 @@ enum Supervisor {
                 urls[server] = .failure(TestServerError("test server \(server.rawValue) is not available: \(why)"))
             }
         }
-        return TestServers.Endpoints(urls: urls, docroot: docroot)
+        return TestServers.Endpoints(urls: urls, docroot: docroot, caBundle: servers[TestServers.Server.nginxTLS.rawValue]?.caBundle)
     }
 
     // MARK: - Processes and descriptors

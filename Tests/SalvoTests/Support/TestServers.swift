@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The loopback servers that integration tests talk to: httpbin (under
-/// gunicorn), nginx (HTTP/1.1 and h2c) and Salvo's fault server.
+/// gunicorn), nginx (HTTP/1.1, h2c and TLS) and Salvo's fault server.
 ///
 /// They start once per test process, on first use, on free loopback ports,
 /// and stop when the process exits. Every accessor throws when its server
@@ -43,6 +43,9 @@ final class TestServers: Sendable {
         case nginx
         /// The same nginx over HTTP/2 cleartext, prior knowledge only.
         case nginxH2C
+        /// The same nginx over TLS (HTTP/2 or HTTP/1.1 by ALPN), with a certificate for
+        /// 127.0.0.1 from a CA made for the run: `tlsCABundle` is its PEM file.
+        case nginxTLS
         /// Tests/Servers/fault_server.py: misbehaviour on purpose.
         case fault
     }
@@ -58,6 +61,16 @@ final class TestServers: Sendable {
     var nginxH2C: URL { get throws { try baseURL(.nginxH2C) } }
     /// Base URL of the fault server.
     var fault: URL { get throws { try baseURL(.fault) } }
+    /// The PEM file of the CA that signed `nginxTLS`'s certificate (the system trusts it not).
+    var tlsCABundle: String {
+        get throws {
+            _ = try baseURL(.nginxTLS)
+            guard let path = try endpoints().caBundle else {
+                throw TestServerError("the test server supervisor reported no CA bundle for nginxTLS")
+            }
+            return path
+        }
+    }
 
     /// The directory nginx serves, to compare downloaded bytes with the
     /// originals (`small`, `lorem.txt`, `100k.bin`, `1m.bin`, `SHA256SUMS`).
@@ -100,6 +113,7 @@ final class TestServers: Sendable {
     struct Endpoints: Sendable {
         var urls: [Server: Result<URL, TestServerError>]
         var docroot: String
+        var caBundle: String?
     }
 
     private let state = Mutex<Result<Endpoints, TestServerError>?>(nil)
