@@ -59,6 +59,8 @@ Routes (query parameters in brackets):
                                requests /fail-twice has seen for K
     /raw-headers               JSON {"lines": [...]}: the request's header lines as sent,
                                repeats and order kept
+A request with an absolute target (as sent to a forward proxy) gets JSON
+{"proxied": TARGET, "host": HOST, "method": METHOD} instead of being forwarded.
 Anything else is 404.
 """
 
@@ -184,7 +186,12 @@ async def handle_request(method, target, headers, reader, writer, served):
     path = parts.path
     query = parse_qs(parts.query)
 
-    if path == "/ok":
+    if parts.scheme:
+        # An absolute target: asked as a forward proxy. It answers itself, with what it was
+        # asked for, instead of forwarding.
+        writer.write(json_response(200, "OK", {"proxied": target, "host": headers.get("host", ""),
+                                               "method": method}))
+    elif path == "/ok":
         writer.write(response(200, "OK", b"ok\n"))
     elif path == "/wrong-range":
         writer.write(response(206, "Partial Content", b"0123456789",
