@@ -1,9 +1,13 @@
 import Foundation
 import XCTest
-import Salvo
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import Salvo
 
-/// `TransportConfiguration.proxy` against the fault server, which answers a forward-proxy
-/// request itself with the target it was asked for.
+/// Proxies against the fault server, which answers a forward-proxy request itself with the
+/// target it was asked for, and tunnels CONNECT to loopback targets (HTTPS through a proxy):
+/// `TransportConfiguration.proxy`, and URLSession's `connectionProxyDictionary`.
 final class ProxyTests: XCTestCase {
     func testRequestsGoThroughTheConfiguredProxy() throws {
         let proxy = try TestServers.shared.fault.absoluteString
@@ -32,5 +36,91 @@ final class ProxyTests: XCTestCase {
         let session = testSession(transport: TransportConfiguration(proxy: "http://127.0.0.1:\(port)"))
         let response = awaitData(session.request("http://salvo-proxy-target.invalid/"))
         XCTAssertEqual(urlErrorCode(response.error), .cannotConnectToHost, String(describing: response.error))
+    }
+
+    private func proxyDictionary(_ prefix: String, port: Int) -> [AnyHashable: Any] {
+        [prefix + "Enable": 1, prefix + "Proxy": "127.0.0.1", prefix + "Port": port]
+    }
+
+    private func session(proxies: [AnyHashable: Any], transport: TransportConfiguration = TransportConfiguration()) -> Session {
+        testSession({ $0.connectionProxyDictionary = proxies }, transport: transport)
+    }
+
+    /// The fault server's answer to a direct GET /ok, and to the same through it as a proxy.
+    private func wentThroughProxy(_ response: AFDataResponse<Data>) -> Bool? {
+        if response.data == Data("ok\n".utf8) { return false }
+        return json(response.data)["proxied"] != nil ? true : nil
+    }
+
+    func testConnectionProxyDictionaryHTTPProxy() throws {
+        let fault = try TestServers.shared.fault
+        let session = session(proxies: proxyDictionary("HTTP", port: try XCTUnwrap(fault.port)))
+        let target = "http://salvo-proxy-target.invalid/via-dictionary"
+        let response = awaitData(session.request(target))
+        XCTAssertEqual(json(response.data)["proxied"] as? String, target)
+    }
+
+    /// An HTTPS proxy is reached with CONNECT and carries TLS end to end; `http` URLs, which
+    /// the dictionary names no proxy for, go direct.
+    func testConnectionProxyDictionaryHTTPSProxyTunnelsAndLeavesHTTPDirect() throws {
+        let fault = try TestServers.shared.fault
+        let transport = TransportConfiguration(caBundlePath: try TestServers.shared.tlsCABundle)
+        let session = session(proxies: proxyDictionary("HTTPS", port: try XCTUnwrap(fault.port)), transport: transport)
+        let tls = try TestServers.shared.url(.nginxTLS, "/small")
+        // Twice: the second reuses the tunnel, so its handle goes back to the pool ready for
+        // another plain GET, and the next request, direct, takes it.
+        for _ in 0..<2 {
+            let secure = awaitData(session.request(tls).validate())
+            XCTAssertNil(secure.error)
+            XCTAssertEqual(secure.data?.count, 100)
+            XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
+        }
+        let connects = json(awaitData(session.request(try TestServers.shared.url(.fault, "/connects"))).data)["connects"] as? [String]
+        XCTAssertTrue(connects?.contains("127.0.0.1:\(tls.port!)") == true, "no CONNECT reached the proxy: \(String(describing: connects))")
+    }
+
+    func testConnectionProxyDictionaryExceptionsGoDirect() throws {
+        let fault = try TestServers.shared.fault
+        var proxies = proxyDictionary("HTTP", port: try XCTUnwrap(fault.port))
+        proxies["ExceptionsList"] = ["*.salvo-direct.invalid", "127.0.0.1"]
+        let session = session(proxies: proxies)
+        XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
+        XCTAssertEqual(wentThroughProxy(awaitData(session.request("http://salvo-proxy-target.invalid/ok"))), true)
+    }
+
+    /// A dictionary that enables no proxy means none, whatever the environment says.
+    func testAnEmptyConnectionProxyDictionaryMeansNoProxy() throws {
+        let session = session(proxies: [:])
+        XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
+        XCTAssertEqual(session.loop.options.proxy, "")
+    }
+
+    /// `TransportConfiguration.proxy` wins over the dictionary.
+    func testTheTransportProxyWinsOverTheDictionary() throws {
+        let fault = try TestServers.shared.fault
+        let closed = try DataRequestFaultTests.closedPort()
+        let session = session(proxies: proxyDictionary("HTTP", port: try XCTUnwrap(fault.port)),
+                              transport: TransportConfiguration(proxy: "http://127.0.0.1:\(closed)"))
+        let response = awaitData(session.request("http://salvo-proxy-target.invalid/"))
+        XCTAssertEqual(urlErrorCode(response.error), .cannotConnectToHost, String(describing: response.error))
+    }
+
+    func testConnectionProxyDictionaryParsing() {
+        XCTAssertNil(ConnectionProxySettings(nil))
+        XCTAssertEqual(ConnectionProxySettings([:]), ConnectionProxySettings(["HTTPEnable": 0, "HTTPProxy": "p", "HTTPPort": 1]))
+        XCTAssertEqual(ConnectionProxySettings([:])?.http, "")
+        let both = ConnectionProxySettings(["HTTPEnable": true, "HTTPProxy": "proxy.example", "HTTPPort": NSNumber(value: 3128),
+                                            "HTTPSEnable": NSNumber(value: 1), "HTTPSProxy": "secure.example", "HTTPSPort": "8443"])
+        XCTAssertEqual(both?.http, "http://proxy.example:3128")
+        XCTAssertEqual(both?.https, "http://secure.example:8443")
+        XCTAssertNil(both?.exceptions)
+        let socks = ConnectionProxySettings(["SOCKSEnable": 1, "SOCKSProxy": "::1", "SOCKSPort": 1080,
+                                             "ExceptionsList": ["*.local", " intranet.example ", "", 7]])
+        XCTAssertEqual(socks?.http, "socks5h://[::1]:1080")
+        XCTAssertEqual(socks?.https, "socks5h://[::1]:1080")
+        XCTAssertEqual(socks?.exceptions, ".local,intranet.example")
+        let noPort = ConnectionProxySettings(["HTTPEnable": 1, "HTTPProxy": "proxy.example", "HTTPPort": 70000])
+        XCTAssertEqual(noPort?.http, "http://proxy.example")
+        XCTAssertEqual(noPort?.https, "")
     }
 }

@@ -61,6 +61,8 @@ Routes (query parameters in brackets):
                                repeats and order kept
 A request with an absolute target (as sent to a forward proxy) gets JSON
 {"proxied": TARGET, "host": HOST, "method": METHOD} instead of being forwarded.
+CONNECT to a loopback host:port opens a tunnel there (HTTPS through a proxy);
+    /connects                  JSON {"connects": [...]}: the CONNECT targets so far
 Anything else is 404.
 """
 
@@ -91,6 +93,8 @@ def flaky_file_bytes(size):
 ATTEMPTS = {}
 # Per key, requests /drop-every-other-reused saw on used connections.
 REUSED = {}
+# CONNECT targets tunnelled so far, in order (/connects).
+CONNECTS = []
 
 MAX_HEADER_BYTES = 64 * 1024
 
@@ -316,6 +320,8 @@ async def handle_request(method, target, headers, reader, writer, served):
                                        {"key": key, "attempt": attempt}))
         else:
             writer.write(json_response(200, "OK", {"key": key, "attempt": attempt}))
+    elif path == "/connects":
+        writer.write(json_response(200, "OK", {"connects": CONNECTS}))
     elif path == "/raw-headers":
         # The request's header lines as they came, repeats and order kept (httpbin merges them).
         writer.write(json_response(200, "OK", {"lines": headers[":lines"]}))
@@ -332,6 +338,34 @@ async def handle_request(method, target, headers, reader, writer, served):
     return True
 
 
+async def pipe(source, sink):
+    try:
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
+    except ConnectionError:
+        pass
+    finally:
+        sink.close()
+
+
+async def tunnel(target, headers, reader, writer):
+    """A forward proxy's CONNECT, to loopback targets only; each target is recorded for
+    /connects."""
+    host, _, port = target.rpartition(":")
+    if host not in ("127.0.0.1", "localhost") or not port.isdigit():
+        writer.write(response(403, "Forbidden", b"loopback targets only\n"))
+        return
+    CONNECTS.append(target)
+    try:
+        upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+    except OSError:
+        writer.write(response(502, "Bad Gateway", b"cannot reach the target\n"))
+        return
+    writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+    await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+
+
 async def serve_connection(reader, writer):
     served = 0
     try:
@@ -340,6 +374,9 @@ async def serve_connection(reader, writer):
             if request is None:
                 break
             method, target, headers = request
+            if method == "CONNECT":
+                await tunnel(target, headers, reader, writer)
+                break
             await read_body(reader, writer, headers)
             if not await handle_request(method, target, headers, reader, writer, served):
                 break

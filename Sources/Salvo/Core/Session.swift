@@ -117,7 +117,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         defaultTimeout = configuration.timeoutIntervalForRequest
 
         var options = transport.engineOptions
-        if options.proxy == nil && !Self.environmentNamesAProxy() {
+        if options.proxy == nil, let proxies = ConnectionProxySettings(configuration.connectionProxyDictionary) {
+            options.proxy = proxies.http
+            if proxies.https != proxies.http { options.httpsProxy = proxies.https }
+            options.noProxy = proxies.exceptions
+        } else if options.proxy == nil && !Self.environmentNamesAProxy() {
             // "" tells libcurl there is no proxy, which spares it reading the proxy variables
             // from the environment on every transfer.
             options.proxy = ""

@@ -45,7 +45,8 @@ extension CurlEasy {
             headerBlock.pointee.bytes = nil
             headerBlock.pointee.capacity = 0
         }
-        let profile = Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge)
+        // A proxy chosen by scheme is set anew for each transfer.
+        let profile = options.httpsProxy == nil ? Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge) : nil
         if let profile, profile == plainProfile {
             // Everything else is already set: a reset and ~20 options cost ~6,000 instructions.
             set(CURLOPT_PRIVATE, pointer: context)
@@ -143,7 +144,12 @@ extension CurlEasy {
             // A reset keeps a pooled handle's share, and with it the jar: detach it.
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)
         }
-        if let proxy = options.proxy { set(CURLOPT_PROXY, string: proxy) }
+        if let httpsProxy = options.httpsProxy, transfer.hostKey.hasPrefix("https:") {
+            set(CURLOPT_PROXY, string: httpsProxy)
+        } else if let proxy = options.proxy {
+            set(CURLOPT_PROXY, string: proxy)
+        }
+        if let noProxy = options.noProxy { set(CURLOPT_NOPROXY, string: noProxy) }
         if let caBundle = options.caBundlePath { set(CURLOPT_CAINFO, string: caBundle) }
         if !options.validatesCertificates {
             set(CURLOPT_SSL_VERIFYPEER, 0)

@@ -9,7 +9,14 @@ struct EngineOptions: Sendable {
     var maximumConnectionsPerHost = 6
     var maximumConnections = 0
     var maximumStreamsPerConnection = 100
+    /// libcurl's `CURLOPT_PROXY` for every transfer ("" for none; `nil` leaves libcurl to
+    /// read the environment).
     var proxy: String?
+    /// For `https` URLs, a proxy other than `proxy` (a `connectionProxyDictionary` may name
+    /// one per scheme); such a session's handles are reset before each transfer.
+    var httpsProxy: String?
+    /// libcurl's `CURLOPT_NOPROXY`: hosts reached without the proxy.
+    var noProxy: String?
     var caBundlePath: String?
     var validatesCertificates = true
     var decompressesResponses = true
