@@ -108,7 +108,8 @@ final class EventMonitorTests: XCTestCase {
             .response(queue: .global()) { _ in done.fulfill() }
         withExtendedLifetime(session) { wait(for: [done, parsed], timeout: 10) }
         let events = log.events
-        XCTAssertEqual(events.filter { $0.hasPrefix("validate") }, ["validate 200 true"])
+        // `validate()` is two validators, status code then content type, as in Alamofire.
+        XCTAssertEqual(events.filter { $0.hasPrefix("validate") }, ["validate 200 true", "validate 200 true"])
         XCTAssertLessThan(try XCTUnwrap(events.firstIndex(of: "validate 200 true")), try XCTUnwrap(events.firstIndex(of: "destination")))
         XCTAssertEqual(events.filter { $0.hasPrefix("parse") }, ["parse true"])
         XCTAssertEqual(destination.withLock { $0 }, target)
@@ -155,6 +156,25 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertTrue(events.isSuperset(of: ["uploadable data", "uploadable stream", "input stream", "uploadable failed",
                                              "stream validated 200 true"]), "\(log.events)")
         XCTAssertEqual(log.events.filter { $0.hasPrefix("uploadable") }.count, 3)
+        XCTAssertEqual(log.events.filter { $0.hasPrefix("stream validated") }.count, 2)
+    }
+
+    /// `validate()` runs Alamofire's two validators: both are reported when the status code
+    /// passes; when it fails, the content-type validator does not run.
+    func testValidateReportsEachOfItsTwoValidators() throws {
+        let log = EventLog()
+        let monitor = recordingMonitor(log)
+        monitor.requestDidValidateRequestResponseDataWithResult = { _, _, response, _, result in
+            log.record("validate \(response.statusCode) \((try? result.get()) != nil)")
+        }
+        let session = monitorSession(monitors: [monitor])
+        for path in ["/json", "/status/404"] {
+            let done = expectation(description: path)
+            session.request(try TestServers.shared.url(.httpbin, path)).validate().response(queue: .global()) { _ in done.fulfill() }
+            wait(for: [done], timeout: 10)
+        }
+        monitor.queue.sync {}
+        XCTAssertEqual(log.events.filter { $0.hasPrefix("validate") }, ["validate 200 true", "validate 200 true", "validate 404 false"])
     }
 
     func testSerializedStreamsReportEachParsedValue() throws {

@@ -190,9 +190,9 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     /// - Returns: The request.
     @discardableResult
     public func validate() -> Self {
+        // Two validators, as Alamofire chains them (see `DataRequest.validate()`).
+        streams.addValidator { head, _ in DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300) }
         streams.addValidator { head, context in
-            let status = DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300)
-            guard case .success = status else { return status }
             let accept = context?.spec.headers["Accept"]?.components(separatedBy: ",") ?? ["*/*"]
             return DataRequest.validate(contentType: accept, head: head, data: Data(count: 1))
         }

@@ -48,9 +48,9 @@ extension DownloadRequest {
     /// - Returns: The request.
     @discardableResult
     public func validate() -> Self {
-        appendValidator { request, head, context in
-            let status = DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300)
-            guard case .success = status else { return status }
+        // Two validators, as Alamofire chains them (see `DataRequest.validate()`).
+        _ = appendValidator { _, head, _ in DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300) }
+        return appendValidator { request, head, context in
             let accept = context.spec.headers["Accept"]?.components(separatedBy: ",") ?? ["*/*"]
             return DataRequest.validate(contentType: accept, head: head, data: request.bodyMarker)
         }

@@ -67,10 +67,13 @@ extension DataRequest {
     /// - Returns: The request.
     @discardableResult
     public func validate() -> Self {
-        appendValidator { request, head, data, context in
-            let status = Self.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
-            guard case .success = status else { return status }
-            return Self.validate(contentType: request.acceptableContentTypes(for: context), head: head, data: data)
+        // Two validators, as Alamofire chains them: monitors hear of each that runs (the
+        // second runs only when the first passed).
+        appendValidator { request, head, _, _ in
+            Self.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
+        }
+        return appendValidator { request, head, data, context in
+            Self.validate(contentType: request.acceptableContentTypes(for: context), head: head, data: data)
         }
     }
 
