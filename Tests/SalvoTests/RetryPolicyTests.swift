@@ -341,4 +341,33 @@ extension RetryPolicyTests {
         XCTAssertEqual(request.retryCount, 1)
         XCTAssertEqual(adaptations.withLock { $0 }, 2)
     }
+
+    /// As in Alamofire, a retried request keeps its attempt's error and its retry count
+    /// through the back-off; both change, and monitors hear `requestIsRetrying`, when the
+    /// next attempt starts.
+    func testTheRetryIsCountedWhenTheBackOffEnds() throws {
+        let duringBackOff = Mutex<(count: Int, hasError: Bool)?>(nil)
+        let looked = expectation(description: "looked during the back-off")
+        let retrier = Retrier { request, _, _, completion in
+            guard request.retryCount == 0 else { return completion(.doNotRetry) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                duringBackOff.withLock { $0 = (request.retryCount, request.error != nil) }
+                looked.fulfill()
+            }
+            completion(.retryWithDelay(1.5))
+        }
+        let retrying = Mutex<Int?>(nil)
+        let monitor = ClosureEventMonitor()
+        monitor.requestIsRetrying = { request in retrying.withLock { $0 = request.retryCount } }
+        let session = Session(interceptor: retrier, eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test"))
+        let request = session.request(try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)&times=1")).validate()
+        let response = awaitData(request)
+        wait(for: [looked], timeout: 10)
+        monitor.queue.sync {}
+        XCTAssertNil(response.error)
+        XCTAssertEqual(request.retryCount, 1)
+        XCTAssertEqual(duringBackOff.withLock { $0?.count }, 0, "counted before the back-off ended")
+        XCTAssertEqual(duringBackOff.withLock { $0?.hasError }, true, "the error was cleared before the back-off ended")
+        XCTAssertEqual(retrying.withLock { $0 }, 1, "monitors hear of the retry once it is counted")
+    }
 }

@@ -100,25 +100,24 @@ extension Session {
             }
             switch result {
             case .retry, .retryWithDelay:
-                let proceed = request.mutableState.withLock { state -> Bool in
-                    guard !state.isOver else { return false }
-                    state.retryCount += 1
-                    state.error = nil
-                    state.data = nil
-                    state.redirectCount = 0
-                    return true
-                }
-                guard proceed else {
+                guard !request.mutableState.withLock({ $0.isOver }) else {
                     queue.async { request.finish(on: queue) }
                     return
                 }
-                monitor?.requestIsRetrying(request)
                 let retry: @Sendable () -> Void = { [self] in
-                    // A request cancelled during the back-off was finished by `cancel()`.
-                    let initial = request.mutableState.withLock { state in
-                        state.isOver ? nil : (state.currentSpec, state.userRequests.first)
+                    // As in Alamofire, the attempt is counted, its error cleared and monitors
+                    // told once the back-off is over. A request cancelled during the back-off
+                    // was finished by `cancel()`.
+                    let initial = request.mutableState.withLock { state -> (RequestSpec?, URLRequest?)? in
+                        guard !state.isOver else { return nil }
+                        state.retryCount += 1
+                        state.error = nil
+                        state.data = nil
+                        state.redirectCount = 0
+                        return (state.currentSpec, state.userRequests.first)
                     }
                     guard let initial, let spec = initial.0 else { return }
+                    monitor?.requestIsRetrying(request)
                     adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
                 }
                 if let delay = result.delay, delay > 0 {
