@@ -43,6 +43,16 @@ final class DataRequestFaultTests: XCTestCase {
         XCTAssertEqual(urlErrorCode(response.error), .cannotConnectToHost, String(describing: response.error))
     }
 
+    /// A host name no resolver can look up: a label longer than DNS allows (63 bytes), which
+    /// glibc's resolver refuses before sending any query, so the test needs no network.
+    func testAnUnresolvableHostIsCannotFindHost() throws {
+        let session = testSession()
+        let host = String(repeating: "a", count: 70) + ".example"
+        let response = awaitData(session.request("http://\(host)/"))
+        XCTAssertEqual(urlErrorCode(response.error), .cannotFindHost, String(describing: response.error))
+        XCTAssertNil(response.response)
+    }
+
     func testTruncatedBodyAndResetAreConnectionLost() throws {
         let session = testSession()
         for path in ["/truncate", "/reset", "/close-after-headers", "/empty-reply"] {
