@@ -141,4 +141,17 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertEqual(CurlError.systemMessage(for: EACCES), "Permission denied")
         XCTAssertTrue(CurlError.systemMessage(for: 9999).contains("9999"), CurlError.systemMessage(for: 9999))
     }
+
+    /// Only a strong ETag or Last-Modified guards a resumed range (RFC 9110: a client must not
+    /// send a weak ETag in If-Range).
+    func testResumeDataNeedsAValidatorThatCanGuardARange() throws {
+        func resume(etag: String?, lastModified: String?) -> DownloadResumeData {
+            DownloadResumeData(url: "http://a.example/f", bytes: 10, partialFile: "/tmp/none", etag: etag, lastModified: lastModified)
+        }
+        XCTAssertEqual(resume(etag: "\"s\"", lastModified: "Mon, 30 Nov 2026 10:00:00 GMT").ifRange, "\"s\"")
+        XCTAssertEqual(resume(etag: "W/\"w\"", lastModified: "Mon, 30 Nov 2026 10:00:00 GMT").ifRange, "Mon, 30 Nov 2026 10:00:00 GMT")
+        XCTAssertNil(resume(etag: "W/\"w\"", lastModified: nil).ifRange)
+        XCTAssertThrowsError(try DownloadResumeData(resume(etag: "W/\"w\"", lastModified: nil).encoded))
+        XCTAssertNoThrow(try DownloadResumeData(resume(etag: "W/\"w\"", lastModified: "x").encoded))
+    }
 }

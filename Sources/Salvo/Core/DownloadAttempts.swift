@@ -208,7 +208,7 @@ final class DownloadAttempts: AttemptHooks {
     // MARK: Helpers
 
     /// Resume data is possible when the cut-short response was the file (200 or 206), had a
-    /// validator to guard `If-Range`, and some bytes arrived; or when a resumed download is
+    /// validator to guard `If-Range` (a strong ETag or Last-Modified), and some bytes arrived; or when a resumed download is
     /// cancelled before any answer came, with the partial file it was continuing.
     private static func resumeData(path: String, state: State, resumingFrom: DownloadResumeData?) -> Data? {
         if state.resumedFrom != nil, let resumingFrom {
@@ -222,10 +222,11 @@ final class DownloadAttempts: AttemptHooks {
         }
         guard let head = state.lastHead, head.statusCode == 200 || head.statusCode == 206, state.size > 0,
               let url = state.lastURL else { return nil }
-        let etag = head.value(forHeader: "ETag")
-        let lastModified = head.value(forHeader: "Last-Modified")
-        guard etag != nil || lastModified != nil else { return nil }
-        return DownloadResumeData(url: url, bytes: state.size, partialFile: path, etag: etag, lastModified: lastModified).encoded
+        let made = DownloadResumeData(url: url, bytes: state.size, partialFile: path, etag: head.value(forHeader: "ETag"),
+                                      lastModified: head.value(forHeader: "Last-Modified"))
+        // No validator that can guard `If-Range`: the partial file could not be continued.
+        guard made.ifRange != nil else { return nil }
+        return made.encoded
     }
 
     /// `N` of `bytes=N-`, the only form Salvo sends.

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// `etag` and `lastModified` are the validators of the response that was cut short, either
-/// may be absent (not both). Resuming asks for `Range: bytes=<bytes - 1>-` (from the last byte
+/// may be absent (not both; a weak ETag does not count). Resuming asks for `Range: bytes=<bytes - 1>-` (from the last byte
 /// held, so a partial file already whole still gets a `206`) with `If-Range` set to the ETag
 /// (or else Last-Modified): the server then sends the rest only if the file has not changed,
 /// and the whole file otherwise, in which case the download starts over. A `206` that does
@@ -33,8 +33,14 @@ struct DownloadResumeData: Codable, Sendable, Equatable {
     var etag: String?
     var lastModified: String?
 
-    /// The `If-Range` value: the strong validator if there is one.
-    var ifRange: String? { etag ?? lastModified }
+    /// The `If-Range` value: the ETag, or else Last-Modified. A weak ETag (`W/"…"`) never
+    /// guards a range (RFC 9110 forbids sending one in `If-Range`; a server would answer
+    /// with the whole file every time), so without Last-Modified there is nothing to resume
+    /// with.
+    var ifRange: String? {
+        if let etag, !etag.hasPrefix("W/") { return etag }
+        return lastModified
+    }
 
     init(url: String, bytes: Int64, partialFile: String, etag: String?, lastModified: String?) {
         self.url = url
