@@ -61,38 +61,54 @@ final class ProxyTests: XCTestCase {
     }
 
     /// An HTTPS proxy is reached with CONNECT and carries TLS end to end; `http` URLs, which
-    /// the dictionary names no proxy for, go direct.
+    /// the dictionary names no proxy for, go direct. Each kind of request takes handles the
+    /// other kind used last, on reused connections, and still goes its own way.
     func testConnectionProxyDictionaryHTTPSProxyTunnelsAndLeavesHTTPDirect() throws {
         let fault = try TestServers.shared.fault
         let transport = TransportConfiguration(caBundlePath: try TestServers.shared.tlsCABundle)
         let session = session(proxies: proxyDictionary("HTTPS", port: try XCTUnwrap(fault.port)), transport: transport)
         let tls = try TestServers.shared.url(.nginxTLS, "/small")
-        // Twice: the second reuses the tunnel, so its handle goes back to the pool ready for
-        // another plain GET, and the next request, direct, takes it.
+        let ok = try TestServers.shared.url(.fault, "/ok")
+        func tunnels() -> Int {
+            let connects = json(awaitData(session.request(try! TestServers.shared.url(.fault, "/connects"))).data)["connects"] as? [String]
+            return connects?.filter { $0 == "127.0.0.1:\(tls.port!)" }.count ?? -1
+        }
+        // The second direct request reuses its connection: its handle keeps its options.
+        for _ in 0..<2 { XCTAssertEqual(wentThroughProxy(awaitData(session.request(ok))), false) }
+        let before = tunnels()
         for _ in 0..<2 {
+            // The second reuses the tunnel, so its handle too goes back ready for a plain GET.
             let secure = awaitData(session.request(tls).validate())
             XCTAssertNil(secure.error)
             XCTAssertEqual(secure.data?.count, 100)
-            XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
+            XCTAssertEqual(wentThroughProxy(awaitData(session.request(ok))), false)
         }
-        let connects = json(awaitData(session.request(try TestServers.shared.url(.fault, "/connects"))).data)["connects"] as? [String]
-        XCTAssertTrue(connects?.contains("127.0.0.1:\(tls.port!)") == true, "no CONNECT reached the proxy: \(String(describing: connects))")
+        XCTAssertEqual(tunnels(), before + 1, "the HTTPS requests went through one tunnel of the proxy")
     }
 
     func testConnectionProxyDictionaryExceptionsGoDirect() throws {
         let fault = try TestServers.shared.fault
-        var proxies = proxyDictionary("HTTP", port: try XCTUnwrap(fault.port))
-        proxies["ExceptionsList"] = ["*.salvo-direct.invalid", "127.0.0.1"]
+        let port = try XCTUnwrap(fault.port)
+        var proxies = proxyDictionary("HTTP", port: port)
+        // libcurl takes *.localhost for loopback without a resolver.
+        proxies["ExceptionsList"] = ["*.localhost", "salvo-direct.invalid"]
         let session = session(proxies: proxies)
-        XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
+        XCTAssertEqual(wentThroughProxy(awaitData(session.request("http://direct.localhost:\(port)/ok"))), false)
+        XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), true)
         XCTAssertEqual(wentThroughProxy(awaitData(session.request("http://salvo-proxy-target.invalid/ok"))), true)
     }
 
-    /// A dictionary that enables no proxy means none, whatever the environment says.
-    func testAnEmptyConnectionProxyDictionaryMeansNoProxy() throws {
-        let session = session(proxies: [:])
-        XCTAssertEqual(wentThroughProxy(awaitData(session.request(try TestServers.shared.url(.fault, "/ok")))), false)
-        XCTAssertEqual(session.loop.options.proxy, "")
+    /// A dictionary that enables no proxy means none, whatever the environment says; without a
+    /// dictionary the environment's proxy is used, as FoundationNetworking does.
+    func testAnEmptyConnectionProxyDictionaryIgnoresTheEnvironmentsProxy() throws {
+        let closed = try DataRequestFaultTests.closedPort()
+        setenv("http_proxy", "http://127.0.0.1:\(closed)", 1)
+        defer { unsetenv("http_proxy") }
+        let ok = try TestServers.shared.url(.fault, "/ok")
+        let fromEnvironment = testSession()
+        XCTAssertEqual(urlErrorCode(awaitData(fromEnvironment.request(ok)).error), .cannotConnectToHost, "the environment's proxy was not used")
+        let none = session(proxies: [:])
+        XCTAssertEqual(wentThroughProxy(awaitData(none.request(ok))), false)
     }
 
     /// `TransportConfiguration.proxy` wins over the dictionary.
@@ -113,7 +129,7 @@ final class ProxyTests: XCTestCase {
                                             "HTTPSEnable": NSNumber(value: 1), "HTTPSProxy": "secure.example", "HTTPSPort": "8443"])
         XCTAssertEqual(both?.http, "http://proxy.example:3128")
         XCTAssertEqual(both?.https, "http://secure.example:8443")
-        XCTAssertNil(both?.exceptions)
+        XCTAssertEqual(both?.exceptions, "")
         let socks = ConnectionProxySettings(["SOCKSEnable": 1, "SOCKSProxy": "::1", "SOCKSPort": 1080,
                                              "ExceptionsList": ["*.local", " intranet.example ", "", 7]])
         XCTAssertEqual(socks?.http, "socks5h://[::1]:1080")

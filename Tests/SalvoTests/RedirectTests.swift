@@ -241,7 +241,10 @@ extension RedirectTests {
         XCTAssertEqual(followed.response?.statusCode, 200)
         XCTAssertEqual(try Data(contentsOf: followedFile), Data("ok\n".utf8))
 
-        for validates in [false, true] {
+        // A `Location` libcurl cannot use (blank) is not followed either: the body is the answer.
+        let blank = try TestServers.shared.url(.fault, "/slow-redirect?delay=0&to=%20&body=moved-elsewhere")
+        XCTAssertEqual(awaitData(session.request(blank)).data, expected)
+        for (url, validates) in [(url, false), (url, true), (blank, false)] {
             let chunks = Collector<Data>()
             let done = expectation(description: "stream")
             let completion = Box<DataStreamRequest.Completion>()
@@ -265,5 +268,26 @@ extension RedirectTests {
                 XCTAssertEqual(chunks.values.reduce(Data(), +), expected)
             }
         }
+    }
+
+    /// A stream's refused redirect reaches its `onHTTPResponse` handlers and passing
+    /// validators first, then its body, then the completion.
+    func testARefusedRedirectStreamsItsBodyAfterItsHandlersAndValidators() throws {
+        let session = redirectSession()
+        let url = try TestServers.shared.url(.fault, "/slow-redirect?delay=0&to=/ok&body=moved-elsewhere")
+        let events = Collector<String>()
+        let done = expectation(description: "stream")
+        session.streamRequest(url).redirect(using: .doNotFollow).validate(statusCode: [302])
+            .onHTTPResponse(on: .global()) { events.append("head \($0.statusCode)") }
+            .responseStream(on: DispatchQueue(label: "test.stream")) { event in
+                switch event.event {
+                case let .stream(.success(chunk)): events.append("chunk " + String(decoding: chunk, as: UTF8.self))
+                case let .complete(end):
+                    events.append("complete \(end.response?.statusCode ?? 0) \(end.error == nil)")
+                    done.fulfill()
+                }
+            }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(events.values, ["head 302", "chunk moved-elsewhere", "complete 302 true"])
     }
 }

@@ -271,8 +271,8 @@ def h2c_probe(port, timeout):
 
 
 def tls_probe(port, ca_file, timeout):
-    """True if the port completes a TLS handshake that ca_file verifies, offering h2 by ALPN,
-    and answers GET /small with 200."""
+    """True if the port completes a TLS handshake that ca_file verifies (asking for HTTP/1.1
+    by ALPN, which this probe speaks) and answers GET /small with 200."""
     try:
         context = ssl.create_default_context(cafile=ca_file)
         context.set_alpn_protocols(["http/1.1"])

@@ -17,8 +17,9 @@ struct ConnectionProxySettings: Equatable, Sendable {
     var http: String
     /// The proxy for `https` URLs; "" for none.
     var https: String
-    /// Hosts reached without a proxy, as libcurl's `CURLOPT_NOPROXY` takes them.
-    var exceptions: String?
+    /// Hosts reached without a proxy, as libcurl's `CURLOPT_NOPROXY` takes them; "" for none
+    /// (which also keeps libcurl from reading `no_proxy` from the environment).
+    var exceptions: String
 
     /// Reads a dictionary; `nil` when there is none (libcurl then honours the environment's
     /// proxy variables, as FoundationNetworking does).
@@ -37,7 +38,7 @@ struct ConnectionProxySettings: Equatable, Sendable {
         http = proxy("HTTP", scheme: "http") ?? socks ?? ""
         https = proxy("HTTPS", scheme: "http") ?? socks ?? ""
         let patterns = (value("ExceptionsList") as? [Any] ?? []).compactMap { $0 as? String }.compactMap(Self.noProxyEntry)
-        exceptions = patterns.isEmpty ? nil : patterns.joined(separator: ",")
+        exceptions = patterns.joined(separator: ",")
     }
 
     /// CFNetwork's flags are numbers or booleans.

@@ -45,11 +45,14 @@ extension Session {
         // Someone listens for the final head and the engine could not tell them: the request
         // announces it, unless it follows it as a redirect.
         let unannounced = transfer.headHandler != nil && !transfer.headAnnounced ? outcome.head : nil
-        if let head = outcome.head, let target = head.redirectURL {
-            if followRedirect(request, head: head, target: target, from: finished, transfer: transfer,
+        if let head = outcome.head, ResponseHead.isFollowedRedirect(status: head.statusCode) {
+            if let target = head.redirectURL,
+               followRedirect(request, head: head, target: target, from: finished, transfer: transfer,
                               unannounced: unannounced, queue: queue) {
                 return
             }
+            // Refused, or a `Location` libcurl could not use (an empty one): the redirect is
+            // the answer.
             return finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue)
         }
         finishAttempt(request, unannounced: unannounced, queue: queue)

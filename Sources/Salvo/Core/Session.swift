@@ -62,6 +62,9 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     private let defaultHeaderLines: [(name: String, line: String)]
     /// `defaultHeaderLines` as a curl list; libcurl never changes a list it is given.
     private let sharedHeaderList: CurlHeaderList
+    /// The session's own `Cookie` header when the session keeps a jar: it joins the jar's
+    /// `Cookie` line (see `Transfer.cookieHeader`), so it is not among `defaultHeaderLines`.
+    private let sessionCookie: String?
     private let defaultTimeout: TimeInterval
 
     /// Creates a session.
@@ -109,7 +112,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         // Accept-Encoding stays a header line of ours even with decoding on: libcurl formats
         // its own Accept-Encoding option character by character on every request (~5,000
         // instructions for this line alone), a custom line is copied once.
-        let lines = headers.map { ($0.name, "\($0.name): \($0.value)") }
+        let sessionCookie = configuration.httpShouldSetCookies ? headers.value(for: "Cookie") : nil
+        self.sessionCookie = sessionCookie
+        let lines = headers.filter { header in
+            sessionCookie == nil || !HTTPHeaders.equalIgnoringASCIICase(header.name, "Cookie")
+        }.map { ($0.name, "\($0.name): \($0.value)") }
         defaultHeaderLines = lines
         let shared = CurlHeaderList()
         for (_, line) in lines { shared.append(line) }
@@ -404,8 +411,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             guard let extras = state.extras else { return (queue, nil, false, nil) }
             return (queue, extras.credential, !extras.httpResponseHandlers.isEmpty, extras.progress)
         }
-        // With the jar taking part, a caller's Cookie header joins the jar's line.
-        let jarCookie = spec.headers.isEmpty || !loop.options.cookies || !spec.handlesCookies ? nil : spec.headers.value(for: "Cookie")
+        // With the jar taking part, the request's (or else the session's) Cookie header joins
+        // the jar's line.
+        var jarCookie: String?
+        if loop.options.cookies && spec.handlesCookies {
+            jarCookie = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? sessionCookie
+        }
         let transfer = Transfer(
             url: urlString,
             hostKey: hostKey,
@@ -483,8 +494,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     }
 
     private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {
+        // The session's Cookie header goes on a line of its own only when the jar is left out.
+        let sessionCookieLine = jarCookie == nil && (spec.headers.isEmpty || spec.headers.value(for: "Cookie") == nil)
+            ? sessionCookie.map { "Cookie: \($0)" } : nil
         // Most requests add nothing to the session's headers: they share one list, built once.
-        if spec.headers.isEmpty && spec.body == nil && !sendsBodySource { return sharedHeaderList }
+        if spec.headers.isEmpty && spec.body == nil && !sendsBodySource && sessionCookieLine == nil { return sharedHeaderList }
         let list = CurlHeaderList()
         for header in spec.headers {
             if jarCookie != nil && HTTPHeaders.equalIgnoringASCIICase(header.name, "Cookie") { continue }
@@ -493,6 +507,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         for (name, line) in defaultHeaderLines where spec.headers.isEmpty || spec.headers.value(for: name) == nil {
             list.append(line)
         }
+        if let sessionCookieLine { list.append(sessionCookieLine) }
         // libcurl would otherwise wait for "100 Continue" before sending larger bodies.
         if spec.body != nil || sendsBodySource { list.append("Expect:") }
         return list

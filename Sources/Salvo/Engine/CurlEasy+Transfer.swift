@@ -139,11 +139,12 @@ extension CurlEasy {
         if let share, transfer.usesCookies {
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
             set(CURLOPT_COOKIEFILE, string: "")
-            if let cookie = transfer.cookieHeader { set(CURLOPT_COOKIE, string: cookie) }
         } else if share != nil {
             // A reset keeps a pooled handle's share, and with it the jar: detach it.
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)
         }
+        // Also without a jar (the share could not be made): the caller's cookies still go.
+        if let cookie = transfer.cookieHeader { set(CURLOPT_COOKIE, string: cookie) }
         if let httpsProxy = options.httpsProxy, transfer.hostKey.hasPrefix("https:") {
             set(CURLOPT_PROXY, string: httpsProxy)
         } else if let proxy = options.proxy {
