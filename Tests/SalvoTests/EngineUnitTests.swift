@@ -154,4 +154,22 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertThrowsError(try DownloadResumeData(resume(etag: "W/\"w\"", lastModified: nil).encoded))
         XCTAssertNoThrow(try DownloadResumeData(resume(etag: "W/\"w\"", lastModified: "x").encoded))
     }
+
+    /// `TransferMetrics.httpVersion` keeps any text a caller sets, and equal texts compare
+    /// equal, though the metrics store a number.
+    func testTransferMetricsKeepTheirHTTPVersionText() {
+        for text in [nil, "1.0", "1.1", "2", "3", "HTTP/9", "0.9"] as [String?] {
+            var metrics = TransferMetrics(httpVersion: text)
+            XCTAssertEqual(metrics.httpVersion, text)
+            XCTAssertEqual(metrics, TransferMetrics(httpVersion: text))
+            metrics.httpVersion = "2"
+            XCTAssertEqual(metrics.httpVersion, "2")
+            XCTAssertTrue(metrics.isHTTP2)
+        }
+        XCTAssertNotEqual(TransferMetrics(httpVersion: "HTTP/9"), TransferMetrics(httpVersion: "0.9"))
+        XCTAssertNotEqual(TransferMetrics(httpVersion: "1.1"), TransferMetrics(httpVersion: nil))
+        var fromCurl = TransferMetrics()
+        fromCurl.setHTTPVersion(.http1_1)
+        XCTAssertEqual(fromCurl, TransferMetrics(httpVersion: "1.1"))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Timings and counts of one transfer attempt, read from libcurl.
 ///
@@ -22,7 +23,14 @@ public struct TransferMetrics: Sendable, Equatable {
     /// Body bytes sent.
     public var bytesSent: Int64
     /// The HTTP version used: `"1.0"`, `"1.1"`, `"2"`, `"3"`, or `nil` when none was spoken.
-    public var httpVersion: String?
+    public var httpVersion: String? {
+        get { Self.versionText(versionCode) }
+        set { versionCode = Self.versionCode(newValue) }
+    }
+    /// `httpVersion` as a number, so the metrics hold no reference: every response, context
+    /// and monitor event copies them, and a struct without references copies as plain bytes
+    /// (~650 instructions a request less than with the `String`).
+    private var versionCode: UInt16 = 0
     /// Whether the attempt reused an open connection.
     public var connectionReused: Bool
     /// The number of redirects libcurl followed itself (Salvo follows them at the request
@@ -42,8 +50,58 @@ public struct TransferMetrics: Sendable, Equatable {
         self.total = total
         self.bytesReceived = bytesReceived
         self.bytesSent = bytesSent
-        self.httpVersion = httpVersion
+        self.versionCode = 0
         self.connectionReused = connectionReused
         self.redirectCount = redirectCount
+        self.httpVersion = httpVersion
+    }
+
+    /// Whether the attempt spoke HTTP/2.
+    var isHTTP2: Bool { versionCode == 3 }
+
+    /// Sets `httpVersion` from a version libcurl reports, without comparing texts.
+    mutating func setHTTPVersion(_ version: KnownVersion?) {
+        versionCode = version?.rawValue ?? 0
+    }
+
+    /// The versions libcurl reports, numbered as `versionCode` numbers them.
+    enum KnownVersion: UInt16 {
+        case http1_0 = 1, http1_1, http2, http3
+
+        /// `httpVersion`'s text for it.
+        var text: String { TransferMetrics.versionText(rawValue) ?? "1.1" }
+    }
+
+    /// The codes past the known versions' number the version texts only a caller can set, in
+    /// the order first seen, so equal texts get equal codes.
+    private static let otherVersions = Mutex<[String]>([])
+    private static let firstOtherCode: UInt16 = 5
+
+    private static func versionCode(_ text: String?) -> UInt16 {
+        switch text {
+        case nil: return 0
+        case "1.0": return 1
+        case "1.1": return 2
+        case "2": return 3
+        case "3": return 4
+        case let text?:
+            let index = otherVersions.withLock { others -> Int in
+                if let found = others.firstIndex(of: text) { return found }
+                others.append(text)
+                return others.count - 1
+            }
+            return firstOtherCode + UInt16(truncatingIfNeeded: index)
+        }
+    }
+
+    private static func versionText(_ code: UInt16) -> String? {
+        switch code {
+        case 0: return nil
+        case 1: return "1.0"
+        case 2: return "1.1"
+        case 3: return "2"
+        case 4: return "3"
+        default: return otherVersions.withLock { $0[Int(code - firstOtherCode)] }
+        }
     }
 }

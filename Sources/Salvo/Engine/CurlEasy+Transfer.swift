@@ -197,12 +197,12 @@ extension CurlEasy {
     /// Reads what the request layer needs from a finished handle.
     func outcome(of transfer: Transfer, code: CURLcode, error: CurlError?) -> TransferOutcome {
         let status = getLong(CURLINFO_RESPONSE_CODE)
-        let versionText = Self.versionText(getLong(CURLINFO_HTTP_VERSION))
+        let version = Self.version(getLong(CURLINFO_HTTP_VERSION))
         var head: ResponseHead?
         if status > 0 {
             head = ResponseHead(
                 statusCode: status,
-                httpVersion: versionText ?? "1.1",
+                httpVersion: version?.text ?? "1.1",
                 // Salvo follows redirects itself, so the URL asked for is the one answered.
                 url: transfer.url,
                 contentType: getString(CURLINFO_CONTENT_TYPE),
@@ -210,7 +210,7 @@ extension CurlEasy {
                 rawHeaders: headerBytes()
             )
         }
-        let metrics = TransferMetrics(
+        var metrics = TransferMetrics(
             nameLookup: Self.seconds(getOffset(CURLINFO_NAMELOOKUP_TIME_T)),
             connect: Self.seconds(getOffset(CURLINFO_CONNECT_TIME_T)),
             secureConnect: Self.seconds(getOffset(CURLINFO_APPCONNECT_TIME_T)),
@@ -219,10 +219,10 @@ extension CurlEasy {
             total: Self.seconds(getOffset(CURLINFO_TOTAL_TIME_T)),
             bytesReceived: getOffset(CURLINFO_SIZE_DOWNLOAD_T),
             bytesSent: getOffset(CURLINFO_SIZE_UPLOAD_T),
-            httpVersion: versionText,
             connectionReused: getLong(CURLINFO_NUM_CONNECTS) == 0,
             redirectCount: getLong(CURLINFO_REDIRECT_COUNT)
         )
+        metrics.setHTTPVersion(version)
         var failure = error
         if failure == nil, let reason = transfer.bodySource?.failure {
             // The read callback aborted because the body could not be read, not because
@@ -245,12 +245,12 @@ extension CurlEasy {
     }
 
     /// `"1.0"`, `"1.1"`, `"2"`, `"3"` for a `CURLINFO_HTTP_VERSION` value, `nil` for none.
-    static func versionText(_ version: Int) -> String? {
+    static func version(_ version: Int) -> TransferMetrics.KnownVersion? {
         switch version {
-        case Int(CURL_HTTP_VERSION_1_0): return "1.0"
-        case Int(CURL_HTTP_VERSION_1_1): return "1.1"
-        case Int(CURL_HTTP_VERSION_2_0): return "2"
-        case Int(CURL_HTTP_VERSION_3): return "3"
+        case Int(CURL_HTTP_VERSION_1_0): return .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): return .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): return .http2
+        case Int(CURL_HTTP_VERSION_3): return .http3
         default: return nil
         }
     }

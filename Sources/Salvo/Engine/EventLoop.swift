@@ -358,7 +358,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         }
         pool.append(easy)
 
-        let multiplexed = outcome.metrics.httpVersion == "2"
+        let multiplexed = outcome.metrics.isHTTP2
         let answered = outcome.head != nil
         let lostConnection = transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome)
         // Moved, not copied: the outcome holds a dozen references.

@@ -233,7 +233,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         guard status >= 200 else { return false }
         // A redirect that will be followed is not the response the caller waits for.
         guard !Self.isRedirect(status: status, easy) else { return false }
-        let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.versionText(easy.getLong(CURLINFO_HTTP_VERSION)) ?? "1.1",
+        let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.version(easy.getLong(CURLINFO_HTTP_VERSION))?.text ?? "1.1",
                                 url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
                                 contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
         deliveryQueue.async { handler(head) }
