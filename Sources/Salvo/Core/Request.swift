@@ -60,10 +60,12 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var handlers = SmallList<Handler>()
         var deliveryQueue: DispatchQueue?
         /// What only some requests use, in one optional record: a request that uses none of
-        /// it creates and destroys one `nil` instead of eight fields.
+        /// it creates and destroys one `nil` instead of eight fields. A class, so reading a
+        /// field or testing for `nil` handles one reference: an optional struct this size was
+        /// copied whole, through generic value witnesses, to read one field.
         var extras: Extras?
 
-        struct Extras {
+        final class Extras: @unchecked Sendable { // reached only under `Request.mutableState`'s lock, from one state
             var userRequests: [URLRequest] = []
             var credential: Credential?
             var redirectHandler: (any RedirectHandler)?
@@ -77,12 +79,14 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
-        private mutating func setExtra<Value>(_ keyPath: WritableKeyPath<Extras, Value>, _ value: Value, isEmpty: Bool) {
-            if extras == nil {
-                if isEmpty { return }
-                extras = Extras()
+        private mutating func setExtra<Value>(_ keyPath: ReferenceWritableKeyPath<Extras, Value>, _ value: Value, isEmpty: Bool) {
+            if let extras {
+                extras[keyPath: keyPath] = value
+            } else if !isEmpty {
+                let made = Extras()
+                made[keyPath: keyPath] = value
+                extras = made
             }
-            extras![keyPath: keyPath] = value
         }
 
         var userRequests: [URLRequest] {
