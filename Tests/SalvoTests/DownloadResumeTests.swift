@@ -308,30 +308,38 @@ final class DownloadResumeTests: XCTestCase {
     func testCancellingDuringARetryBackOffKeepsTheResumeDataTrue() throws {
         let served = try servedFile("backoff-\(UUID().uuidString).bin", size: 32 << 20, seed: 11)
         let resumeData = try cancelledDownload(testSession(), served.url)
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "monitor"))
         let got = expectation(description: "resume data")
         let box = Box<Data?>()
-        monitor.requestIsRetrying = { request in
-            (request as? DownloadRequest)?.cancel { data in
-                box.set(data)
-                got.fulfill()
-            }
-        }
+        let retried = Box<Bool>()
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "monitor"))
+        monitor.requestIsRetrying = { _ in retried.set(true) }
+        // Cancelled a quarter of the way into the back-off.
         let retryOnceLater = Retrier { request, _, _, completion in
-            completion(request.retryCount == 0 ? .retryWithDelay(0.2) : .doNotRetry)
+            guard request.retryCount == 0 else { return completion(.doNotRetry) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+                (request as? DownloadRequest)?.cancel { data in
+                    box.set(data)
+                    got.fulfill()
+                }
+            }
+            completion(.retryWithDelay(0.2))
         }
         let session = Session(interceptor: retryOnceLater, eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test"))
         // nginx serves .bin as application/octet-stream: the 206 fails this validation, and the
         // download waits to retry.
         let request = session.download(resumingWith: resumeData).validate(contentType: ["text/none"])
         let response = awaitDownload(request)
-        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true, String(describing: response.error))
+        // As in Alamofire, a request cancelled while it waits to retry keeps its attempt's error.
+        XCTAssertTrue(request.isCancelled)
+        XCTAssertTrue(response.error?.isResponseValidationError == true, String(describing: response.error))
         wait(for: [got], timeout: 30)
         // The retry was scheduled on the root queue 0.2 s ahead; a block scheduled as far ahead
         // after it runs after it.
         let after = expectation(description: "after the retry was due")
         session.rootQueue.asyncAfter(deadline: .now() + 0.2) { after.fulfill() }
         wait(for: [after], timeout: 10)
+        monitor.queue.sync {}
+        XCTAssertNil(retried.value, "the retry started after the cancel")
 
         let data = try XCTUnwrap(box.value ?? nil, "no resume data")
         let info = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -312,7 +312,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         return self
     }
 
-    /// Cancels the request. Its handlers receive `AFError.explicitlyCancelled`, once.
+    /// Cancels the request. Its handlers receive `AFError.explicitlyCancelled`, once; as in
+    /// Alamofire, a request that already had an error (cancelled while it waits to retry a
+    /// failed attempt, or while its retriers decide) keeps that error instead.
     ///
     /// - Returns: The request.
     @discardableResult
@@ -320,7 +322,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         let (cancelled, transfer, inFlight) = mutableState.withLock { state -> (Bool, Transfer?, Bool) in
             guard !state.completed, state.state.canTransition(to: .cancelled) else { return (false, nil, false) }
             state.state = .cancelled
-            state.error = .explicitlyCancelled
+            if state.error == nil { state.error = .explicitlyCancelled }
             return (true, state.transfer, state.attemptInFlight)
         }
         guard cancelled else { return self }
