@@ -171,7 +171,8 @@ extension Session {
 
     private func followRedirect(_ request: Request, head: ResponseHead, target: String, from context: ResponseContext,
                                 transfer: Transfer, unannounced: ResponseHead?, queue: DispatchQueue) -> Bool {
-        guard ResponseHead.isFollowedRedirect(status: head.statusCode), var url = URL(string: target) else { return false }
+        // The caller has checked that the status is one URLSession follows.
+        guard var url = URL(string: target) else { return false }
         url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
         let (tooMany, redirectTime) = request.mutableState.withLock { state -> (Bool, TimeInterval) in
             state.redirectCount += 1

@@ -263,9 +263,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         let initial: (spec: RequestSpec, urlRequest: URLRequest?)
         do {
             var made = try request.makeInitialRequest()
-            // A request left at URLRequest's default timeout takes the session's.
-            if made.spec.timeoutInterval != defaultTimeout && (made.urlRequest == nil || made.spec.timeoutInterval == 60) {
-                made.spec.timeoutInterval = defaultTimeout
+            if made.urlRequest == nil {
+                // A spec made without a URLRequest has no timeout of its own (written only when
+                // it differs: writing copies the spec).
+                if made.spec.timeoutInterval != defaultTimeout { made.spec.timeoutInterval = defaultTimeout }
+            } else {
+                applySessionTimeout(to: &made.spec)
             }
             initial = made
         } catch {
