@@ -32,7 +32,55 @@ typedef struct salvo_header_block {
     /// more than once means libcurl re-sent it after a reused connection died, which
     /// advances a per-handle retry counter only curl_easy_reset clears.
     long requests_sent;
+    /// Header bytes received by the current transfer, all responses together: part of what
+    /// the idle timeout counts as bytes moving.
+    size_t bytes_seen;
+    /// Set when a header block ended with Content-Length lines that disagree or do not fit
+    /// in 63 bits; the transfer was aborted then (RFC 9112 section 6.3).
+    int invalid_length;
 } salvo_header_block;
+
+/// Whether the current block's Content-Length lines are invalid: values that are not
+/// decimal numbers, do not fit in 63 bits, or differ from one another. A list of equal
+/// values ("5, 5"), which RFC 9110 section 8.6 lets a recipient take as one, is valid.
+static inline int salvo_header_block_length_is_invalid(const salvo_header_block *block) {
+    const unsigned char *bytes = block->bytes;
+    size_t count = block->count, index = 0;
+    while (index < count && bytes[index] != '\n') index++;
+    index++;
+    int seen = 0;
+    unsigned long long first = 0;
+    while (index < count) {
+        size_t start = index;
+        while (index < count && bytes[index] != '\n') index++;
+        size_t end = index++;
+        if (end - start < 15 || (bytes[start] | 0x20) != 'c' || bytes[start + 14] != ':' ||
+            strncasecmp((const char *)bytes + start, "content-length:", 15) != 0) continue;
+        size_t position = start + 15;
+        while (end > position && (bytes[end - 1] == '\r' || bytes[end - 1] == ' ' || bytes[end - 1] == '\t')) end--;
+        for (;;) {
+            while (position < end && (bytes[position] == ' ' || bytes[position] == '\t')) position++;
+            unsigned long long value = 0;
+            size_t digits = 0;
+            while (position < end && bytes[position] >= '0' && bytes[position] <= '9') {
+                unsigned digit = bytes[position] - '0';
+                if (value > (0x7FFFFFFFFFFFFFFFULL - digit) / 10) return 1;
+                value = value * 10 + digit;
+                position++;
+                digits++;
+            }
+            if (digits == 0) return 1;
+            if (seen && value != first) return 1;
+            seen = 1;
+            first = value;
+            while (position < end && (bytes[position] == ' ' || bytes[position] == '\t')) position++;
+            if (position == end) break;
+            if (bytes[position] != ',') return 1;
+            position++;
+        }
+    }
+    return 0;
+}
 
 /// CURLOPT_PREREQFUNCTION, with CURLOPT_PREREQDATA pointing at a salvo_header_block.
 static inline int salvo_count_request(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
@@ -60,8 +108,15 @@ static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nite
     }
     memcpy(block->bytes + block->count, buffer, length);
     block->count += length;
+    block->bytes_seen += length;
     if (status) return block->event(block->context, SALVO_HEADER_STATUS_LINE, length);
-    if (length <= 2) return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
+    if (length <= 2) {
+        if (salvo_header_block_length_is_invalid(block)) {
+            block->invalid_length = 1;
+            return 0;
+        }
+        return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
+    }
     return length;
 }
 

@@ -1,5 +1,5 @@
 import XCTest
-import Salvo
+@testable import Salvo
 
 /// Downloads to files against nginx, httpbin and the fault server: bytes, destinations,
 /// failures that leave nothing behind, resuming, progress and memory.
@@ -18,8 +18,8 @@ final class DownloadRequestTests: XCTestCase {
     }
 
     static func partialFiles() -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads").path
-        return (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard let directory = try? PrivateTemporaryDirectory.folder("downloads") else { return ["(no folder)"] }
+        return (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     }
 
     private func destination(_ name: String, options: DownloadRequest.Options = []) -> DownloadRequest.Destination {

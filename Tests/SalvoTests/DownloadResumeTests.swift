@@ -1,5 +1,5 @@
 import XCTest
-import Salvo
+@testable import Salvo
 
 /// Cancelling with resume data and resuming, against nginx (which sends an ETag and honours
 /// `Range` with `If-Range`), and the one large download that bounds memory.
@@ -24,8 +24,7 @@ final class DownloadResumeTests: XCTestCase {
     /// Resume data in Salvo's documented format for a partial file made here, with `partial`
     /// as its bytes, in the directory of partial downloads (which the tests check is left empty).
     private func handmadeResumeData(for url: URL, partial: Data, etag: String) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try PrivateTemporaryDirectory.folder("downloads")
         let file = directory.appendingPathComponent("\(UUID().uuidString).partial")
         try partial.write(to: file)
         let info: [String: Any] = [

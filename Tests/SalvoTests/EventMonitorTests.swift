@@ -115,7 +115,8 @@ final class EventMonitorTests: XCTestCase {
         XCTAssertEqual(destination.withLock { $0 }, target)
         let validated = try XCTUnwrap(validatedFile.withLock { $0 })
         XCTAssertNotEqual(validated, target, "validation runs before the file is moved")
-        XCTAssertEqual(validated.deletingLastPathComponent().lastPathComponent, "org.salvo.downloads")
+        XCTAssertEqual(validated.deletingLastPathComponent().lastPathComponent, "downloads")
+        XCTAssertTrue(validated.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.hasPrefix("org.salvo."))
         XCTAssertEqual(log.eventsOnMain, [])
     }
 

@@ -195,8 +195,11 @@ final class MultipartFormDataErrorTests: XCTestCase {
         guard case let .file(url) = try form.encodedBody(threshold: 10) else { return XCTFail("expected a file") }
         defer { try? FileManager.default.removeItem(at: url) }
 
-        XCTAssertEqual(url.deletingLastPathComponent().lastPathComponent, "org.salvo.multipart")
-        XCTAssertEqual(url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path,
+        // In the process's private folder (`PrivateTemporaryDirectory`): TMPDIR/org.salvo.XXXXXX/multipart.
+        XCTAssertEqual(url.deletingLastPathComponent().lastPathComponent, "multipart")
+        let privateFolder = url.deletingLastPathComponent().deletingLastPathComponent()
+        XCTAssertTrue(privateFolder.lastPathComponent.hasPrefix("org.salvo."))
+        XCTAssertEqual(privateFolder.deletingLastPathComponent().standardizedFileURL.path,
                        FileManager.default.temporaryDirectory.standardizedFileURL.path)
         XCTAssertEqual(try Data(contentsOf: url), try form.encode())
         let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber

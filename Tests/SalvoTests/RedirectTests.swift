@@ -156,6 +156,7 @@ final class RedirectTests: XCTestCase {
         let otherHost = "http://localhost:\(base.port!)/headers"
         let headers: HTTPHeaders = [
             "Authorization": "Bearer secret",
+            "Proxy-Authorization": "Basic c2VjcmV0",
             "Cookie": "session=secret",
             "X-Custom": "kept",
         ]
@@ -166,6 +167,7 @@ final class RedirectTests: XCTestCase {
             let echoed = echoedHeaders(response.data)
             XCTAssertEqual(echoed["Host"], "localhost:\(base.port!)")
             XCTAssertNil(echoed["Authorization"])
+            XCTAssertNil(echoed["Proxy-Authorization"])
             XCTAssertNil(echoed["Cookie"])
             XCTAssertEqual(echoed["X-Custom"], "kept")
             crossHost.fulfill()
@@ -173,6 +175,7 @@ final class RedirectTests: XCTestCase {
         session.request(try TestServers.shared.redirect(to: "/headers", status: 302), headers: headers).validate().responseData { response in
             let echoed = echoedHeaders(response.data)
             XCTAssertEqual(echoed["Authorization"], "Bearer secret")
+            XCTAssertEqual(echoed["Proxy-Authorization"], "Basic c2VjcmV0")
             XCTAssertEqual(echoed["X-Custom"], "kept")
             sameHost.fulfill()
         }

@@ -11,7 +11,9 @@ Usage:
 It binds (port 0 = a free port chosen by the kernel), then prints the port it
 listens on as one line on stdout, e.g. "43817", and serves until SIGTERM or
 SIGINT. Connections are persistent (HTTP/1.1 keep-alive) unless a route
-closes them.
+closes them, or the request is HTTP/1.0 (or a version-less HTTP/0.9 line, which
+carries no headers) without "Connection: keep-alive": those are answered, then
+closed. Empty lines before a request line are skipped.
 
 Routes (query parameters in brackets):
     /ok                        200, body "ok\\n"
@@ -59,6 +61,38 @@ Routes (query parameters in brackets):
                                requests /fail-twice has seen for K
     /raw-headers               JSON {"lines": [...]}: the request's header lines as sent,
                                repeats and order kept
+    /redirect?to=URL[&status=S]
+                               S (default 302, any 3xx) with "Location: URL" byte for byte
+                               as the query decodes (any scheme: file:, gopher:, dict:,
+                               ftp:, another origin), Content-Length: 0
+    /hit/K[/...]               any method, any version, headers or none: counts a hit for
+                               key K (the segment after /hit/, percent-decoded), 200 "hit\\n"
+    /hits?key=K                JSON {"key": K, "hits": n}: how many hits K has had
+    /drip[?interval=MS&count=N]
+                               Content-Length: N, the headers at once, then one byte "x"
+                               every MS milliseconds, the first MS after the headers
+                               (defaults: interval=3000, count=3)
+    /gzip-bomb[?size=N]        Content-Encoding: gzip, Content-Type: application/octet-stream,
+                               the Content-Length of the compressed body: gzip of N zero
+                               bytes (default 64 MiB), compressed once per N and cached
+    /endless[?chunk=BYTES]     200, Connection: close, no Content-Length, then "x" in
+                               BYTES-sized writes (default 65536) until the client goes
+    /endless-chunked[?chunk=BYTES]
+                               the same as Transfer-Encoding: chunked on a keep-alive
+                               connection: one chunk of BYTES after another, forever
+    /double-content-length     "Content-Length: 2" and "Content-Length: 5" in one
+                               response, body "okabc", then closes
+    /huge-content-length       Content-Length: 99999999999999999999999999 (past 64 bits),
+                               body "ok", then closes
+    /huge-header[?size=N]      200 with a header line "X-Huge: " and N "a"s (default
+                               1048576), body "ok\\n"
+    /plain/...[?cd=TEXT]       matched on the raw target, never decoded nor normalised
+                               (/plain/..%2F..%2Fx and /plain/%2e%2e reach it): 200, body
+                               "plain\\n", text/plain; with cd, "Content-Disposition: TEXT"
+                               byte for byte as the query decodes
+    /count                     JSON {"count": n}: the requests for /count so far, this one
+                               included
+    /count-peek                the same n, without counting
 A request with an absolute target (as sent to a forward proxy) gets JSON
 {"proxied": TARGET, "host": HOST, "method": METHOD} instead of being forwarded.
 CONNECT to a loopback host:port opens a tunnel there (HTTPS through a proxy);
@@ -75,7 +109,9 @@ import signal
 import socket
 import struct
 import sys
-from urllib.parse import parse_qs, urlsplit
+import threading
+import zlib
+from urllib.parse import parse_qs, unquote, urlsplit
 
 # /gzip-slow's body: text that decodes to far more bytes than it is sent as.
 GZIPPED_TEXT = gzip.compress(b"".join(b"line %d of salvo's compressible text\n" % n for n in range(30000)))
@@ -95,6 +131,21 @@ ATTEMPTS = {}
 REUSED = {}
 # CONNECT targets tunnelled so far, in order (/connects).
 CONNECTS = []
+# Hits per /hit/K key.
+HITS = {}
+# Requests for /count so far.
+COUNT = 0
+# /gzip-bomb's compressed bodies per size: futures of bytes, so that concurrent requests for
+# one size share one compression.
+GZIP_BOMBS = {}
+# What /gzip-bomb compresses, a MiB at a time.
+ZERO_MIB = memoryview(bytes(1 << 20))
+# Set at shutdown: a compression still running gives up rather than hold the exit.
+STOPPING = threading.Event()
+
+REDIRECT_REASONS = {300: "Multiple Choices", 301: "Moved Permanently", 302: "Found",
+                    303: "See Other", 304: "Not Modified", 305: "Use Proxy",
+                    307: "Temporary Redirect", 308: "Permanent Redirect"}
 
 MAX_HEADER_BYTES = 64 * 1024
 
@@ -104,28 +155,51 @@ class BadRequest(Exception):
 
 
 async def read_request(reader):
-    """Reads one request; returns (method, target, headers, body) or None at EOF."""
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError as error:
-        if error.partial.strip():
+    """Reads one request head; returns (method, target, headers) or None at EOF.
+
+    Line by line, so that a version-less HTTP/0.9 request line ("GET /hit/K"), which has no
+    headers and no empty line after it, is answered too; empty lines before the request line
+    (a gopher client's trailing CRLF) are skipped."""
+    size = 0
+
+    async def line():
+        nonlocal size
+        try:
+            data = await reader.readuntil(b"\r\n")
+        except asyncio.IncompleteReadError as error:
+            if size == 0 and not error.partial.strip():
+                return None
             raise BadRequest("connection closed inside the request head")
-        return None
-    except asyncio.LimitOverrunError:
-        raise BadRequest("request head too large")
-    lines = head.decode("latin-1").split("\r\n")
-    try:
-        method, target, _version = lines[0].split(" ", 2)
-    except ValueError:
+        except asyncio.LimitOverrunError:
+            raise BadRequest("request head too large")
+        size += len(data)
+        if size > MAX_HEADER_BYTES:
+            raise BadRequest("request head too large")
+        return data[:-2].decode("latin-1")
+
+    request_line = ""
+    while not request_line:
+        request_line = await line()
+        if request_line is None:
+            return None
+    words = request_line.split(" ", 2)
+    if len(words) == 2 and words[1]:
+        words.append("")  # HTTP/0.9: no version, no headers
+        lines = []
+    elif len(words) == 3:
+        lines = []
+        while (header := await line()):
+            lines.append(header)
+    else:
         raise BadRequest("bad request line")
+    method, target, version = words
     headers = {}
-    for line in lines[1:]:
-        if not line:
-            continue
-        name, _, value = line.partition(":")
+    for header in lines:
+        name, _, value = header.partition(":")
         headers[name.strip().lower()] = value.strip()
     # The lines as sent, for /raw-headers (no header name can start with ':').
-    headers[":lines"] = [line for line in lines[1:] if line]
+    headers[":lines"] = lines
+    headers[":version"] = version
     return method, target, headers
 
 
@@ -175,17 +249,72 @@ async def wait_for_client_close(reader):
         pass
 
 
-def int_param(query, name, default):
+async def close_gently(reader, writer):
+    """Closes after an answer: FIN first, then up to a second of reading what the client still
+    sends (a gopher client's trailing CRLF), so that unread input does not turn the close into
+    a reset that could discard the answer."""
     try:
-        return int(query.get(name, [default])[0])
+        await writer.drain()
+        if writer.can_write_eof():
+            writer.write_eof()
+        await asyncio.wait_for(wait_for_client_close(reader), 1.0)
+    except (OSError, asyncio.TimeoutError):
+        pass
+    writer.close()
+
+
+async def send(writer, data):
+    """Writes and flushes. Raises ConnectionResetError once the client has gone: asyncio
+    otherwise goes on accepting writes to a closing transport (and logs about them)."""
+    if writer.transport.is_closing():
+        raise ConnectionResetError("the client went away")
+    writer.write(data)
+    await writer.drain()
+
+
+def gzip_of_zeros(size):
+    """gzip of `size` zero bytes, compressed a MiB at a time (never `size` bytes at once)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: a gzip header and trailer
+    pieces = []
+    left = size
+    while left:
+        if STOPPING.is_set():
+            raise RuntimeError("shutting down")
+        step = min(left, len(ZERO_MIB))
+        pieces.append(compressor.compress(ZERO_MIB[:step]))
+        left -= step
+    pieces.append(compressor.flush())
+    return b"".join(pieces)
+
+
+async def gzip_bomb(size):
+    """/gzip-bomb's body for `size`, compressed once (off the event loop) and kept."""
+    if size not in GZIP_BOMBS:
+        GZIP_BOMBS[size] = asyncio.get_running_loop().run_in_executor(None, gzip_of_zeros, size)
+    return await GZIP_BOMBS[size]
+
+
+def int_param(query, name, default, minimum=None):
+    try:
+        value = int(query.get(name, [default])[0])
     except ValueError:
         raise BadRequest(f"{name} must be an integer")
+    if minimum is not None and value < minimum:
+        raise BadRequest(f"{name} must be at least {minimum}")
+    return value
+
+
+def header_param(query_string, name):
+    """A query parameter percent-decoded to the bytes it stands for, as a latin-1 str (or
+    None): written into a header, it goes out byte for byte, whatever the bytes are."""
+    return parse_qs(query_string, encoding="latin-1").get(name, [None])[0]
 
 
 async def handle_request(method, target, headers, reader, writer, served):
     """Answers one request. Returns False when the connection must not be reused.
 
     `served` is how many requests this connection answered before this one."""
+    global COUNT
     parts = urlsplit(target)
     path = parts.path
     query = parse_qs(parts.query)
@@ -197,6 +326,78 @@ async def handle_request(method, target, headers, reader, writer, served):
                                                "method": method}))
     elif path == "/ok":
         writer.write(response(200, "OK", b"ok\n"))
+    elif target.partition("?")[0].startswith("/plain/"):
+        # Matched on the raw target: /plain/..%2F..%2Fx and /plain/%2e%2e arrive as sent.
+        disposition = header_param(parts.query, "cd")
+        extra = (f"Content-Disposition: {disposition}",) if disposition is not None else ()
+        writer.write(response(200, "OK", b"plain\n", extra=extra))
+    elif path.startswith("/hit/"):
+        # Any method, any version, with headers or none (a gopher client's bare
+        # "GET /hit/K HTTP/1.0"): whatever reached this server under K counts.
+        key = unquote(path[len("/hit/"):].split("/", 1)[0])
+        HITS[key] = HITS.get(key, 0) + 1
+        answer = response(200, "OK", b"hit\n")
+        writer.write(answer[:-len(b"hit\n")] if method == "HEAD" else answer)
+    elif path == "/hits":
+        key = query.get("key", [""])[0]
+        writer.write(json_response(200, "OK", {"key": key, "hits": HITS.get(key, 0)}))
+    elif path == "/count":
+        COUNT += 1
+        writer.write(json_response(200, "OK", {"count": COUNT}))
+    elif path == "/count-peek":
+        writer.write(json_response(200, "OK", {"count": COUNT}))
+    elif path == "/redirect":
+        location = header_param(parts.query, "to")
+        if location is None:
+            raise BadRequest("to is required")
+        status = int_param(query, "status", 302)
+        if not 300 <= status <= 399:
+            raise BadRequest("status must be a 3xx")
+        writer.write(response(status, REDIRECT_REASONS.get(status, "Redirection"),
+                              extra=(f"Location: {location}",)))
+    elif path == "/drip":
+        interval = int_param(query, "interval", 3000, minimum=0) / 1000.0
+        count = int_param(query, "count", 3, minimum=0)
+        await send(writer, f"HTTP/1.1 200 OK\r\nContent-Length: {count}\r\n"
+                           "Content-Type: application/octet-stream\r\n\r\n".encode("latin-1"))
+        for _ in range(count):
+            await asyncio.sleep(interval)  # the pacing is the point of this route
+            await send(writer, b"x")  # ConnectionError when the client has gone: quiet
+    elif path == "/gzip-bomb":
+        body = await gzip_bomb(int_param(query, "size", 64 << 20, minimum=0))
+        await send(writer, f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nContent-Encoding: gzip\r\n"
+                           "Content-Type: application/octet-stream\r\n\r\n".encode("latin-1"))
+        view = memoryview(body)
+        for index in range(0, len(body), 65536):
+            await send(writer, view[index:index + 65536])
+    elif path == "/endless":
+        data = b"x" * int_param(query, "chunk", 65536, minimum=1)
+        await send(writer, b"HTTP/1.1 200 OK\r\nConnection: close\r\n"
+                           b"Content-Type: application/octet-stream\r\n\r\n")
+        while True:  # until the client goes: send raises ConnectionError, caught quietly
+            await send(writer, data)
+    elif path == "/endless-chunked":
+        size = int_param(query, "chunk", 65536, minimum=1)
+        data = b"%x\r\n" % size + b"x" * size + b"\r\n"
+        await send(writer, b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
+                           b"Content-Type: application/octet-stream\r\n\r\n")
+        while True:  # until the client goes: send raises ConnectionError, caught quietly
+            await send(writer, data)
+    elif path == "/double-content-length":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n"
+                     b"Content-Type: text/plain\r\n\r\nokabc")
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/huge-content-length":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999999\r\n"
+                     b"Content-Type: text/plain\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+        return False
+    elif path == "/huge-header":
+        size = int_param(query, "size", 1048576, minimum=0)
+        writer.write(response(200, "OK", b"ok\n", extra=("X-Huge: " + "a" * size,)))
     elif path == "/wrong-range":
         writer.write(response(206, "Partial Content", b"0123456789",
                               extra=("ETag: \"w\"", "Content-Range: bytes 0-9/10")))
@@ -331,9 +532,14 @@ async def handle_request(method, target, headers, reader, writer, served):
     else:
         writer.write(response(404, "Not Found", b"no such route\n"))
 
-    if headers.get("connection", "").lower() == "close":
+    connection = headers.get("connection", "").lower()
+    if connection == "close":
         await writer.drain()
         writer.close()
+        return False
+    if headers[":version"] != "HTTP/1.1" and connection != "keep-alive":
+        # HTTP/1.0 and HTTP/0.9 close by default; a gopher client waits for the close.
+        await close_gently(reader, writer)
         return False
     return True
 
@@ -384,7 +590,13 @@ async def serve_connection(reader, writer):
             await writer.drain()
     except BadRequest as error:
         writer.write(response(400, "Bad Request", (str(error) + "\n").encode()))
-    except (ConnectionError, asyncio.IncompleteReadError):
+    except (OSError, asyncio.IncompleteReadError):
+        # ConnectionError among them: a client that went away, mid-body or not, ends its
+        # connection quietly.
+        pass
+    except asyncio.CancelledError:
+        # Shutdown cancels the connections. Ending normally keeps Python 3.11's stream
+        # callback, which asks a cancelled task for its exception, from printing a traceback.
         pass
     finally:
         # Idempotent: a route may already have closed or aborted the transport.
@@ -409,6 +621,7 @@ async def main():
     # Ready: the socket listens. Whoever started us reads this line.
     print(port, flush=True)
     await stop.wait()
+    STOPPING.set()
     # Stop listening and leave: asyncio.run() cancels the connection tasks
     # (a /stall connection would otherwise hold wait_closed() forever).
     server.close()

@@ -205,6 +205,12 @@ extension AFError.URLRequestValidationFailureReason {
             A GET request cannot carry a body, and this one does:
             \(String(decoding: data, as: UTF8.self))
             """
+        case let .invalidHeaderName(name):
+            "The header name \(name.debugDescription) is not an HTTP token, so the request was not sent."
+        case let .invalidHeaderValue(name):
+            "The value of the header \(name.debugDescription) holds CR, LF or NUL, so the request was not sent."
+        case let .invalidHTTPMethod(method):
+            "The method \(method.debugDescription) is not an HTTP token, so the request was not sent."
         }
     }
 }

@@ -138,6 +138,14 @@ public indirect enum AFError: Error, Sendable {
     public enum URLRequestValidationFailureReason: Sendable {
         /// A `GET` request carried a body.
         case bodyDataInGETRequest(Data)
+        /// A header name is not an HTTP token (RFC 9110 section 5.1): empty, or holding a
+        /// space, a colon, a control character or another separator. Salvo only.
+        case invalidHeaderName(String)
+        /// A header's value holds CR, LF or NUL, which would end the header line early (a
+        /// second header or a second request smuggled in, or the rest cut off). Salvo only.
+        case invalidHeaderValue(name: String)
+        /// The method is not an HTTP token (RFC 9110 section 9.1). Salvo only.
+        case invalidHTTPMethod(String)
     }
 
     /// The `UploadableConvertible` threw while building the upload body.

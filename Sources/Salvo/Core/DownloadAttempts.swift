@@ -161,6 +161,7 @@ final class DownloadAttempts: AttemptHooks {
             if options.contains(.createIntermediateDirectories) {
                 try fileManager.createDirectory(at: destinationURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             }
+            try Self.checkDestination(destinationURL)
             if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destinationURL.path) {
                 try fileManager.removeItem(at: destinationURL)
             }
@@ -229,17 +230,25 @@ final class DownloadAttempts: AttemptHooks {
         return made.encoded
     }
 
+    /// A download ends as a file: a destination that names a directory (`.`, `..`, or an
+    /// existing directory, not following a final link) is refused, so `.removePreviousFile`
+    /// never removes one, whatever name a server suggested.
+    static func checkDestination(_ url: URL) throws {
+        let last = url.lastPathComponent
+        guard url.isFileURL, !last.isEmpty, last != ".", last != "..", last != "/" else { throw POSIXError(.EISDIR) }
+        var info = stat()
+        if lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { throw POSIXError(.EISDIR) }
+    }
+
     /// `N` of `bytes=N-`, the only form Salvo sends.
     static func rangeStart(of value: String) -> Int64? {
         guard value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
         return Int64(value.dropFirst(6).dropLast())
     }
 
-    /// A new path in the directory of partial downloads, `org.salvo.downloads` under the
-    /// temporary directory, which is made readable by its owner only.
+    /// A new path in the directory of partial downloads, `downloads` in the process's
+    /// private temporary folder (`PrivateTemporaryDirectory`).
     static func makeTemporaryPath() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("org.salvo.downloads", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return directory.appendingPathComponent(UUID().uuidString + ".partial").path
+        try PrivateTemporaryDirectory.folder("downloads").appendingPathComponent(UUID().uuidString + ".partial").path
     }
 }

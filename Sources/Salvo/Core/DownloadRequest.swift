@@ -79,6 +79,10 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
     /// A destination in `directory` of `domain`, named after the response's suggested file
     /// name (or the URL's last path component).
     ///
+    /// Either name is the server's: it is reduced to one safe path component
+    /// (`NetworkFileName`), so the file always lands inside `directory`; when no usable name
+    /// is left, the temporary file's name is used.
+    ///
     /// - Parameters:
     ///   - directory: The directory. `.documentDirectory` by default (on Linux, `~/Documents`
     ///     as Foundation defines it).
@@ -94,22 +98,17 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
         }
     }
 
-    /// The `filename` of a `Content-Disposition` header, else the URL's last path component.
-    /// (Foundation on Linux answers "Unknown" when there is no header, where Apple's
-    /// platforms fall back to the URL, as Alamofire users expect.)
+    /// The file name of a `Content-Disposition` header, else the URL's last path component,
+    /// sanitized (`NetworkFileName`). (Foundation on Linux answers "Unknown" when there is no
+    /// header, where Apple's platforms fall back to the URL, as Alamofire users expect.)
     static func suggestedFilename(for response: HTTPURLResponse) -> String? {
-        if let disposition = response.value(forHTTPHeaderField: "Content-Disposition") {
-            for parameter in disposition.split(separator: ";").dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "filename" else { continue }
-                let name = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: " \""))
-                // Only a plain name: a path in the header must not choose the directory.
-                let last = (name as NSString).lastPathComponent
-                if !last.isEmpty, last != ".", last != ".." { return last }
-            }
+        if let disposition = response.value(forHTTPHeaderField: "Content-Disposition"),
+           let name = NetworkFileName.fromContentDisposition(disposition) {
+            return name
         }
-        guard let last = response.url?.lastPathComponent, !last.isEmpty, last != "/" else { return nil }
-        return last
+        // `lastPathComponent` is percent-decoded: "..%2F..%2Fx" arrives as "../../x".
+        guard let last = response.url?.lastPathComponent else { return nil }
+        return NetworkFileName.sanitized(last)
     }
 
     /// The destination used when none is given: a new file in the temporary directory,

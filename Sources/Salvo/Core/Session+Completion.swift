@@ -204,6 +204,7 @@ extension Session {
         if url.host?.lowercased() != next.url.host?.lowercased() || url.port != next.url.port || url.scheme != next.url.scheme {
             // Credentials and cookies meant for one origin never go to another.
             next.headers.remove(name: "Authorization")
+            next.headers.remove(name: "Proxy-Authorization")
             next.headers.remove(name: "Cookie")
         }
         next.url = url

@@ -66,6 +66,9 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// `Cookie` line (see `Transfer.cookieHeader`), so it is not among `defaultHeaderLines`.
     private let sessionCookie: String?
     private let defaultTimeout: TimeInterval
+    /// Why the configuration's own headers cannot be sent (see `WireCheck`), checked once;
+    /// every request of such a session fails with it.
+    private let defaultHeaderFailure: AFError?
 
     /// Creates a session.
     ///
@@ -109,6 +112,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.responseQueue = responseQueue
 
         let headers = configuration.headers
+        defaultHeaderFailure = WireCheck.headerFailure(headers)
         // Accept-Encoding stays a header line of ours even with decoding on: libcurl formats
         // its own Accept-Encoding option character by character on every request (~5,000
         // instructions for this line alone), a custom line is copied once.
@@ -413,6 +417,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
             let queue = state.deliveryQueue ?? request.underlyingQueue
             guard let extras = state.extras else { return (queue, nil, false, nil) }
             return (queue, extras.credential, !extras.httpResponseHandlers.isEmpty, extras.progress)
+        }
+        if let failure = defaultHeaderFailure
+            ?? WireCheck.failure(method: spec.method, headers: spec.headers, originKey: hostKey, url: urlString) {
+            queue.async { request.finish(on: queue, error: failure) }
+            return
         }
         // With the jar taking part, the request's (or else the session's) Cookie header joins
         // the jar's line.

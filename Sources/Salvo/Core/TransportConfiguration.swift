@@ -27,13 +27,24 @@ public struct TransportConfiguration: Sendable {
     /// Receives libcurl's verbose log lines, on a private serial queue; `nil` (the default)
     /// logs nothing.
     public var verboseLogger: (@Sendable (String) -> Void)?
+    /// The most bytes a response body held in memory may have once decoded (data and upload
+    /// requests); a larger one fails with `URLError.dataLengthExceedsMaximum` as soon as it
+    /// passes the limit, so a hostile server cannot exhaust memory with an endless body or a
+    /// small gzip body that inflates to gigabytes. 256 MiB by default
+    /// (`defaultMaximumResponseBodySize`); 0 for no limit. Downloads write to a file and
+    /// streams hand their chunks on, so neither is limited.
+    public var maximumResponseBodySize: Int
+
+    /// 256 MiB: far above any API response, far below what hurts a server.
+    public static let defaultMaximumResponseBodySize = 256 << 20
 
     /// Creates a configuration.
     public init(httpVersion: HTTPVersionPolicy = .automatic, maximumConnections: Int = 0,
                 maximumStreamsPerConnection: Int = 100, connectTimeout: TimeInterval = 60,
                 proxy: String? = nil, caBundlePath: String? = nil, validatesCertificates: Bool = true,
                 decompressesResponses: Bool = true, receiveBufferSize: Int = 0,
-                verboseLogger: (@Sendable (String) -> Void)? = nil) {
+                verboseLogger: (@Sendable (String) -> Void)? = nil,
+                maximumResponseBodySize: Int = TransportConfiguration.defaultMaximumResponseBodySize) {
         self.httpVersion = httpVersion
         self.maximumConnections = maximumConnections
         self.maximumStreamsPerConnection = max(1, maximumStreamsPerConnection)
@@ -44,6 +55,7 @@ public struct TransportConfiguration: Sendable {
         self.decompressesResponses = decompressesResponses
         self.receiveBufferSize = receiveBufferSize
         self.verboseLogger = verboseLogger
+        self.maximumResponseBodySize = max(0, maximumResponseBodySize)
     }
 
     var engineOptions: EngineOptions {
@@ -58,6 +70,7 @@ public struct TransportConfiguration: Sendable {
         options.decompressesResponses = decompressesResponses
         options.receiveBufferSize = receiveBufferSize
         options.verboseLogger = verboseLogger
+        options.maximumResponseBodySize = maximumResponseBodySize
         return options
     }
 }

@@ -38,6 +38,8 @@ extension CurlEasy {
         errorBuffer[0] = 0
         headerBlock.pointee.count = 0
         headerBlock.pointee.requests_sent = 0
+        headerBlock.pointee.bytes_seen = 0
+        headerBlock.pointee.invalid_length = 0
         headerBlock.pointee.context = context
         if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
             // One response with a huge header block does not pin that much per pooled handle.
@@ -59,6 +61,11 @@ extension CurlEasy {
         set(CURLOPT_PRIVATE, pointer: context)
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_URL, string: transfer.url)
+        // HTTP and HTTPS only, asked for or redirected to: never a local file, nor raw bytes
+        // to any port through gopher, dict or telnet. The request layer refuses other schemes
+        // before they get here; this keeps libcurl to the same rule whatever reaches it.
+        set(CURLOPT_PROTOCOLS_STR, string: "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
         _ = salvo_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
         headerBlock.pointee.event = headerEvent
@@ -102,7 +109,10 @@ extension CurlEasy {
             set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         case .automatic:
             set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-            set(CURLOPT_PIPEWAIT, 1)
+            // Waiting for a connection to multiplex on makes sense only where ALPN may offer
+            // HTTP/2. Over plain http it made every request wait for the one before it (and a
+            // connection whose first request failed before it was sent was waited on forever).
+            if transfer.isHTTPS { set(CURLOPT_PIPEWAIT, 1) }
         case .http2PriorKnowledge:
             if priorKnowledge {
                 set(CURLOPT_HTTP_VERSION, Int(SALVO_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
@@ -116,18 +126,15 @@ extension CurlEasy {
         if resourceTimeout > 0 && resourceTimeout.isFinite {
             set(CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(resourceTimeout)))
         }
+        // The idle timeout ("no bytes for this long") is the loop's (`EventLoop.watch`):
+        // libcurl's low-speed limit counts whole seconds and an average, so a byte every few
+        // seconds kept a shorter timeout from ever firing. A connection that never completes
+        // is no bytes too, as URLSession sees it.
         var connectTimeout = options.connectTimeout
-        if transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite {
-            // "No bytes for this long": fewer than 1 byte/s over the whole period. libcurl
-            // counts it in whole seconds (the same rounding as `plainProfile(of:)`).
-            let idleSeconds = max(1, Int(transfer.idleTimeout.rounded(.up)))
-            set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            set(CURLOPT_LOW_SPEED_TIME, idleSeconds)
-            // libcurl checks the speed only once connected; a connection that never
-            // completes is no bytes too, and URLSession times it out as such.
-            connectTimeout = connectTimeout > 0 ? min(connectTimeout, TimeInterval(idleSeconds)) : TimeInterval(idleSeconds)
+        if transfer.idleTimeoutNanoseconds > 0 {
+            connectTimeout = connectTimeout > 0 ? min(connectTimeout, transfer.idleTimeout) : transfer.idleTimeout
         }
-        set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout))
+        set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connectTimeout)))
 
         if let credential = transfer.credential {
             // libcurl answers a Basic or Digest challenge, as URLSession answers one with a
@@ -176,9 +183,8 @@ extension CurlEasy {
         // A stream's sink pauses the transfer when its consumer lags: those always reset.
         let toFile = transfer.fileSink != nil
         guard transfer.sink == nil || toFile else { return nil }
-        let idle = transfer.idleTimeout > 0 && transfer.idleTimeout.isFinite ? max(1, Int(transfer.idleTimeout.rounded(.up))) : 0
-        return PlainProfile(headers: transfer.headers.list, idleTimeoutSeconds: idle, priorKnowledge: priorKnowledge,
-                            toFile: toFile)
+        return PlainProfile(headers: transfer.headers.list, idleTimeout: transfer.idleTimeoutNanoseconds, priorKnowledge: priorKnowledge,
+                            toFile: toFile, isHTTPS: transfer.isHTTPS)
     }
 
     private func setBody(_ body: Data) {
@@ -224,7 +230,18 @@ extension CurlEasy {
         )
         metrics.setHTTPVersion(version)
         var failure = error
-        if failure == nil, let reason = transfer.bodySource?.failure {
+        if failure == nil && transfer.bodyLimitExceeded {
+            failure = CurlError(code: Int(CURLE_FILESIZE_EXCEEDED.rawValue),
+                                message: "the response body passed the \(transfer.bodyLimit)-byte limit for a body held in memory "
+                                    + "(TransportConfiguration.maximumResponseBodySize)")
+        } else if failure == nil && headerBlock.pointee.invalid_length != 0 {
+            failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),
+                                message: "the response's Content-Length is invalid: values that differ, or one that is not a 63-bit number")
+        } else if failure == nil && code == CURLE_OUT_OF_MEMORY && headerBlock.pointee.bytes_seen > 0 {
+            // libcurl refuses a header line over 100 KiB this way: the server's fault, not memory.
+            failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),
+                                message: "the response's header is too large (\(String(cString: errorBuffer)))")
+        } else if failure == nil, let reason = transfer.bodySource?.failure {
             // The read callback aborted because the body could not be read, not because
             // anyone cancelled.
             failure = CurlError(code: Int(CURLE_READ_ERROR.rawValue), message: "the request body could not be read: \(reason)")

@@ -24,10 +24,13 @@ final class CurlEasy {
     struct PlainProfile: Equatable {
         /// `CURLOPT_HTTPHEADER`: the list libcurl reads when it sends, compared by address.
         let headers: UnsafeMutablePointer<curl_slist>?
-        let idleTimeoutSeconds: Int
+        /// Sets the connect timeout (ns).
+        let idleTimeout: UInt64
         let priorKnowledge: Bool
         /// A download to a file, which sets a larger receive buffer.
         let toFile: Bool
+        /// Sets `CURLOPT_PIPEWAIT` under the automatic policy.
+        let isHTTPS: Bool
     }
 
     /// The current response's header lines, collected in C (`CURLOPT_HEADERDATA`); its
@@ -40,7 +43,8 @@ final class CurlEasy {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         headerBlock = .allocate(capacity: 1)
-        headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil, requests_sent: 0))
+        headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil, requests_sent: 0,
+                                                        bytes_seen: 0, invalid_length: 0))
     }
 
     deinit {

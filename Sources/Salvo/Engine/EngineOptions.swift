@@ -21,6 +21,8 @@ struct EngineOptions: Sendable {
     var validatesCertificates = true
     var decompressesResponses = true
     var receiveBufferSize = 0
+    /// The most decoded bytes a response body collected in memory may have; 0 for no limit.
+    var maximumResponseBodySize = TransportConfiguration.defaultMaximumResponseBodySize
     /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
     var cookies = true
     var verboseLogger: (@Sendable (String) -> Void)?

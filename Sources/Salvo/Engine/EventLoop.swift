@@ -163,7 +163,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             if !active.isEmpty {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now >= nextWatch {
-                    nudgeQuietTransfers(now: now)
+                    watch(now: now)
                     nextWatch = now + Self.watchInterval
                 }
             }
@@ -243,7 +243,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         briskUntil = DispatchTime.now().uptimeNanoseconds + 200_000_000
     }
 
-    /// The poll's timeout: 1 s with nothing running, 250 ms (`watchInterval`) while transfers
+    /// The poll's timeout: 1 s with nothing running, 100 ms (`watchInterval`) while transfers
     /// run, or 5 ms shortly after an unpause.
     private func pollTimeout() -> Int32 {
         let idle: Int32 = active.isEmpty ? 1000 : Int32(Self.watchInterval / 1_000_000)
@@ -253,35 +253,59 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         return idle
     }
 
-    /// How often the loop looks for quiet transfers, and how long one must be quiet before its
-    /// first nudge (ns).
-    private static let watchInterval: UInt64 = 250_000_000
+    /// How often the loop looks at quiet transfers (ns): the idle timeout fires at most this
+    /// late.
+    private static let watchInterval: UInt64 = 100_000_000
+    /// How long a transfer must be quiet before its first nudge (ns).
+    private static let firstNudge: UInt64 = 250_000_000
+    static let idleTimeoutCode = CURLE_OPERATION_TIMEDOUT
 
-    /// Nudges running transfers that moved no byte for a while, at 0.25, 0.5, 1, 2 ... s of quiet.
+    /// Ends transfers that moved no byte for their idle timeout, and nudges the others that
+    /// were quiet for a while, at 0.25, 0.5, 1, 2 ... s of quiet.
     ///
-    /// libcurl 7.88 can keep input it already read for an HTTP/2 connection without handing it
-    /// to the streams it is for: when streams on the connection are paused and cancelled
-    /// (measured: h2c requests suspended, then resumed or cancelled), the last resumed streams
-    /// got their headers but not their bodies, with nothing left in the socket, so no socket
-    /// event ever came and they waited for their idle timeout. libcurl makes a transfer read
-    /// only when its socket is readable or it is told to; an unpause tells it to. A nudge is a
-    /// pause and an unpause in one loop turn: libcurl's speed check never sees the transfer
-    /// paused, so idle timeouts still fire (stalled requests still end in `.timedOut`).
-    private func nudgeQuietTransfers(now: UInt64) {
-        for transfer in active where !transfer.userPaused && !transfer.heldForResponse {
+    /// The idle timeout is URLSession's: no byte in either direction (header bytes count)
+    /// for `timeoutInterval`, measured here rather than by libcurl's low-speed check, which
+    /// averages over whole seconds. A transfer the client holds (suspended, held for
+    /// `onHTTPResponse` handlers, a stream consumer that lags, an upload stream with nothing
+    /// to send yet) is not the server's silence, and starts a new quiet stretch when let go.
+    ///
+    /// Nudges: libcurl 7.88 can keep input it already read for an HTTP/2 connection without
+    /// handing it to the streams it is for: when streams on the connection are paused and
+    /// cancelled (measured: h2c requests suspended, then resumed or cancelled), the last
+    /// resumed streams got their headers but not their bodies, with nothing left in the
+    /// socket, so no socket event ever came. libcurl makes a transfer read only when its
+    /// socket is readable or it is told to; an unpause tells it to. A nudge is a pause and an
+    /// unpause in one loop turn.
+    private func watch(now: UInt64) {
+        var expired: [Transfer] = []
+        for transfer in active {
             guard let easy = transfer.easy else { continue }
             let moved = easy.getOffset(CURLINFO_SIZE_DOWNLOAD_T) &+ easy.getOffset(CURLINFO_SIZE_UPLOAD_T)
-            if moved != transfer.watchedBytes {
+                &+ Int64(easy.headerBlock.pointee.bytes_seen)
+            let held = transfer.userPaused || transfer.heldForResponse || transfer.sink?.holdsTransfer == true
+                || transfer.bodySource?.streamPump?.isReaderWaiting == true
+            if moved != transfer.watchedBytes || held {
                 transfer.watchedBytes = moved
                 transfer.quietSince = now
-                transfer.nudgeAfter = Self.watchInterval
-            } else if now &- transfer.quietSince >= transfer.nudgeAfter {
+                transfer.nudgeAfter = Self.firstNudge
+                continue
+            }
+            let quiet = now &- transfer.quietSince
+            if transfer.idleTimeoutNanoseconds > 0 && quiet >= transfer.idleTimeoutNanoseconds {
+                expired.append(transfer)
+            } else if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
                 // A handle that was paused is reset before its next transfer.
                 easy.plainProfile = nil
                 curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
                 curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
             }
+        }
+        for transfer in expired {
+            guard let easy = transfer.easy else { continue }
+            let error = CurlError(code: Int(Self.idleTimeoutCode.rawValue),
+                                  message: "no bytes moved for \(transfer.idleTimeout) s (the request's timeoutInterval)")
+            finish(handle: easy.handle, code: Self.idleTimeoutCode, error: error)
         }
     }
 
@@ -304,6 +328,12 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         }
         transfer.easy = easy
         transfer.phase = .active
+        if options.maximumResponseBodySize > 0 { transfer.bodyLimit = options.maximumResponseBodySize }
+        // The idle timeout counts from here: time spent waiting in the host queue is not the
+        // server's silence.
+        transfer.watchedBytes = 0
+        transfer.quietSince = DispatchTime.now().uptimeNanoseconds
+        transfer.nudgeAfter = Self.firstNudge
         if let pump = transfer.bodySource?.streamPump {
             pump.setOnReadable { [weak self, weak transfer] in
                 guard let self, let transfer else { return }

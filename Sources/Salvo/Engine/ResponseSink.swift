@@ -11,4 +11,8 @@ class ResponseSink {
     /// Told when a response's header block ends (loop thread), before its body arrives.
     /// `rangeStart` is the first byte of a `206` answer's `Content-Range`, when it is one.
     func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {}
+
+    /// Whether the sink holds the transfer paused for its consumer (loop thread): a pause the
+    /// client chose, which the idle timeout does not count as the server's silence.
+    var holdsTransfer: Bool { false }
 }

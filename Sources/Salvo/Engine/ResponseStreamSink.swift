@@ -45,6 +45,8 @@ final class ResponseStreamSink: ResponseSink {
 
     /// The body of the redirect the transfer ended with; read on the delivery queue once the
     /// transfer's outcome is delivered (the hand-off orders it after the loop's writes).
+    override var holdsTransfer: Bool { window.isPaused }
+
     func takeRedirectBody() -> Data? {
         defer { redirectBody = nil }
         return redirectBody
@@ -93,6 +95,9 @@ final class StreamWindow: Sendable {
             return true
         }
     }
+
+    /// Whether the window refused a chunk and has not yet drained to `lowWater`.
+    var isPaused: Bool { state.withLock { $0.paused } }
 
     /// The bytes handed out and not yet released.
     var outstanding: Int { state.withLock { $0.outstanding } }

@@ -64,6 +64,10 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     let body: Data?
     /// URLSession's `timeoutInterval`: the longest stretch with no bytes moving.
     let idleTimeout: TimeInterval
+    /// `idleTimeout` in nanoseconds, as the loop enforces it; 0 for none.
+    let idleTimeoutNanoseconds: UInt64
+    /// Whether the URL is `https`.
+    let isHTTPS: Bool
     /// The session's curl verbose logger, or `nil` (the usual case).
     let verboseLogger: (@Sendable (String) -> Void)?
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
@@ -116,13 +120,18 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) var activeSlot = 0
     @exclusivity(unchecked) var userPaused = false
-    /// Bytes moved (down and up) when the loop last looked, since when none moved (uptime, ns),
-    /// and how long that quiet must last before the loop nudges the transfer (see
-    /// `EventLoop.nudgeQuietTransfers`).
+    /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
+    /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
+    /// transfer (see `EventLoop.watch`).
     @exclusivity(unchecked) var watchedBytes: Int64 = -1
     @exclusivity(unchecked) var quietSince: UInt64 = 0
     @exclusivity(unchecked) var nudgeAfter: UInt64 = 0
     @exclusivity(unchecked) var received = ByteBuffer()
+    /// The most bytes `received` may hold (`TransportConfiguration.maximumResponseBodySize`),
+    /// set by the loop as the transfer begins.
+    @exclusivity(unchecked) var bodyLimit = Int.max
+    /// The body passed `bodyLimit`, which ended the transfer.
+    @exclusivity(unchecked) var bodyLimitExceeded = false
     @exclusivity(unchecked) var outcome: TransferOutcome?
 
     init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
@@ -134,6 +143,10 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         self.headers = headers
         self.body = body
         self.idleTimeout = idleTimeout
+        // Past ~30 years, or not a number: no idle timeout.
+        idleTimeoutNanoseconds = idleTimeout > 0 && idleTimeout < 1e9 ? UInt64(idleTimeout * 1e9) : 0
+        let scheme = hostKey.utf8
+        isHTTPS = scheme.count > 5 && scheme[scheme.index(scheme.startIndex, offsetBy: 4)] == UInt8(ascii: "s")
         self.verboseLogger = verboseLogger
         self.priorKnowledge = priorKnowledge
         self.deliveryQueue = deliveryQueue
@@ -163,6 +176,10 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
             return SALVO_WRITEFUNC_PAUSE
         }
         if let sink { return sink.write(bytes, count) }
+        if received.count &+ count > bodyLimit {
+            bodyLimitExceeded = true
+            return 0
+        }
         received.append(bytes, count)
         return count
     }

@@ -14,7 +14,7 @@ extension MultipartFormData {
     }
 
     /// Encodes the form in memory when `contentLength` is below `threshold`, otherwise into a
-    /// new file under `temporaryDirectory/org.salvo.multipart/`, created readable by its owner only.
+    /// new file in `multipart` of the process's private temporary folder (`PrivateTemporaryDirectory`).
     ///
     /// - Parameter threshold: The `contentLength` from which a file is used. Defaults to
     ///   `encodingMemoryThreshold`.
@@ -24,9 +24,7 @@ extension MultipartFormData {
     func encodedBody(threshold: UInt64 = MultipartFormData.encodingMemoryThreshold) throws -> EncodedBody {
         if contentLength < threshold { return .data(try encode()) }
 
-        let directory = fileManager.temporaryDirectory.appendingPathComponent("org.salvo.multipart", isDirectory: true)
-        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true,
-                                        attributes: [.posixPermissions: 0o700])
+        let directory = try PrivateTemporaryDirectory.folder("multipart")
         let fileURL = directory.appendingPathComponent(UUID().uuidString)
         try writeEncodedData(to: fileURL, permissions: 0o600)
         return .file(fileURL)
