@@ -39,7 +39,8 @@ public struct JSONEncoding: ParameterEncoding {
     ///   - parameters: The parameters; `nil` leaves the request unchanged.
     /// - Returns: The encoded request.
     /// - Throws: `AFError.parameterEncodingFailed(reason: .jsonEncodingFailed)` when the
-    ///   parameters hold something JSON cannot represent.
+    ///   parameters hold something JSON cannot represent or nest deeper than
+    ///   `ParameterNesting.maximumDepth`.
     public func encode(_ urlRequest: any URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {
         var urlRequest = try urlRequest.asURLRequest()
         guard let parameters else { return urlRequest }
@@ -69,8 +70,13 @@ public struct JSONEncoding: ParameterEncoding {
             switch writer.write(object) {
             case let .written(bytes): return Data(bytes)
             case .invalid: throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: Error.invalidJSONObject))
+            case .tooDeep: throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: ParameterNesting.tooDeep(object)))
             case .unsupported: break
             }
+        }
+        // JSONSerialization recurses too, and has no limit of its own.
+        if ParameterNesting.exceedsMaximumDepth(object) {
+            throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: ParameterNesting.tooDeep(object)))
         }
         guard JSONSerialization.isValidJSONObject(object) else {
             throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: Error.invalidJSONObject))

@@ -13,9 +13,11 @@ struct JSONWriter {
         case invalid
         /// Something this writer does not model; use `JSONSerialization`.
         case unsupported
+        /// Nested deeper than `ParameterNesting.maximumDepth`.
+        case tooDeep
     }
 
-    private enum Failure: Error { case invalid, unsupported }
+    private enum Failure: Error { case invalid, unsupported, tooDeep }
 
     private let pretty: Bool
     private let escapeSlashes: Bool
@@ -35,12 +37,14 @@ struct JSONWriter {
         writer.bytes.reserveCapacity(128)
         do {
             switch object {
-            case let dictionary as [String: Any]: try writer.writeObject(dictionary)
-            case let array as [Any]: try writer.writeArray(array)
+            case let dictionary as [String: Any]: try writer.writeObject(dictionary, depth: 1)
+            case let array as [Any]: try writer.writeArray(array, depth: 1)
             default: return .invalid
             }
         } catch Failure.invalid {
             return .invalid
+        } catch Failure.tooDeep {
+            return .tooDeep
         } catch {
             return .unsupported
         }
@@ -51,15 +55,16 @@ struct JSONWriter {
     /// `NSNumber` (`as? Bool` succeeds for one holding 0 or 1, `as? Double` for one holding a
     /// `Float`) or an `Optional`, which Foundation writes differently; those are left to
     /// `JSONSerialization`.
-    private mutating func writeValue(_ value: Any) throws {
+    /// `depth`: the containers around `value`.
+    private mutating func writeValue(_ value: Any, depth: Int) throws {
         let valueType = type(of: value)
         switch value {
         case let string as String where valueType == String.self: writeString(string)
         case let bool as Bool where valueType == Bool.self: bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
         case let int as Int where valueType == Int.self: bytes.append(contentsOf: String(int).utf8)
         case let double as Double where valueType == Double.self: try writeFloat(double)
-        case let dictionary as [String: Any]: try writeObject(dictionary)
-        case let array as [Any]: try writeArray(array)
+        case let dictionary as [String: Any]: try writeObject(dictionary, depth: depth + 1)
+        case let array as [Any]: try writeArray(array, depth: depth + 1)
         case is NSNull where valueType == NSNull.self: bytes.append(contentsOf: Self.nullBytes)
         case let int as Int64 where valueType == Int64.self: bytes.append(contentsOf: String(int).utf8)
         case let int as Int32 where valueType == Int32.self: bytes.append(contentsOf: String(int).utf8)
@@ -70,7 +75,8 @@ struct JSONWriter {
         }
     }
 
-    private mutating func writeObject(_ dictionary: [String: Any]) throws {
+    private mutating func writeObject(_ dictionary: [String: Any], depth: Int) throws {
+        if depth > ParameterNesting.maximumDepth { throw Failure.tooDeep }
         bytes.append(UInt8(ascii: "{"))
         if pretty { openLevel() }
         var first = true
@@ -80,13 +86,14 @@ struct JSONWriter {
             if pretty { writeIndent() }
             writeString(key)
             bytes.append(contentsOf: pretty ? Self.prettyColon : Self.colon)
-            try writeValue(value)
+            try writeValue(value, depth: depth)
         }
         if pretty { closeLevel() }
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func writeArray(_ array: [Any]) throws {
+    private mutating func writeArray(_ array: [Any], depth: Int) throws {
+        if depth > ParameterNesting.maximumDepth { throw Failure.tooDeep }
         bytes.append(UInt8(ascii: "["))
         if pretty { openLevel() }
         var first = true
@@ -94,7 +101,7 @@ struct JSONWriter {
             if !first { bytes.append(contentsOf: pretty ? Self.prettyComma : Self.comma) }
             first = false
             if pretty { writeIndent() }
-            try writeValue(value)
+            try writeValue(value, depth: depth)
         }
         if pretty { closeLevel() }
         bytes.append(UInt8(ascii: "]"))

@@ -141,7 +141,9 @@ public final class URLEncodedFormEncoder: Sendable {
         let encoder = FormValueEncoder(tree: tree, options: FormValueOptions(boolEncoding: boolEncoding,
                                                                               dataEncoding: dataEncoding,
                                                                               dateEncoding: dateEncoding,
-                                                                              nilEncoding: nilEncoding))
+                                                                              nilEncoding: nilEncoding),
+                                       // The root value is the first level.
+                                       depth: 1)
         try value.encode(to: encoder)
 
         guard case let .node(root) = tree.root, root.kind == .object else {

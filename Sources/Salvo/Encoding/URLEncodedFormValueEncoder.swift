@@ -23,12 +23,16 @@ final class FormValueEncoder: Encoder {
     /// that encodes itself through a single value container costs no path object.
     @exclusivity(unchecked) private var base: FormPath?
     @exclusivity(unchecked) private var pending: FormPathKey?
+    /// How many values are encoding themselves through this encoder and the ones it came from,
+    /// bounded by `ParameterNesting.maximumDepth`.
+    @exclusivity(unchecked) private(set) var depth: Int
 
-    init(tree: FormTree, options: FormValueOptions, base: FormPath? = nil, pending: FormPathKey? = nil) {
+    init(tree: FormTree, options: FormValueOptions, base: FormPath? = nil, pending: FormPathKey? = nil, depth: Int = 0) {
         self.tree = tree
         self.options = options
         self.base = base
         self.pending = pending
+        self.depth = depth
     }
 
     var codingPath: [any CodingKey] {
@@ -106,6 +110,9 @@ final class FormValueEncoder: Encoder {
         base = path
         pending = key
         defer { (base, pending) = saved }
+        guard depth < ParameterNesting.maximumDepth else { throw ParameterNesting.tooDeep(value, codingPath: codingPath) }
+        depth += 1
+        defer { depth -= 1 }
         try value.encode(to: self)
     }
 
@@ -243,11 +250,12 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// An encoder at this container's own path: Alamofire adds no `super` key, so a
     /// superclass's members land beside the subclass's.
     mutating func superEncoder() -> any Encoder {
-        FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path)
+        FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path, depth: encoder.depth)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path, pending: FormPathKey(key))
+        FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path, pending: FormPathKey(key),
+                         depth: encoder.depth)
     }
 }
 
@@ -304,7 +312,7 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
     /// An encoder at this container's own path, taking up an index as Alamofire's does.
     mutating func superEncoder() -> any Encoder {
         count += 1
-        return FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path)
+        return FormValueEncoder(tree: encoder.tree, options: encoder.options, base: path, depth: encoder.depth)
     }
 }
 

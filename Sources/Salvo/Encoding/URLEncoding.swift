@@ -110,7 +110,9 @@ public struct URLEncoding: ParameterEncoding {
     ///   - parameters: The parameters; `nil` leaves the request unchanged.
     /// - Returns: The encoded request.
     /// - Throws: `AFError.parameterEncodingFailed(reason: .missingURL)` when a query
-    ///   destination has no URL, or what `urlRequest.asURLRequest()` throws.
+    ///   destination has no URL; `.customEncodingFailed` with an `EncodingError` when the
+    ///   parameters nest deeper than `ParameterNesting.maximumDepth`; or what
+    ///   `urlRequest.asURLRequest()` throws.
     public func encode(_ urlRequest: any URLRequestConvertible, with parameters: Parameters?) throws -> URLRequest {
         var urlRequest = try urlRequest.asURLRequest()
         guard let parameters else { return urlRequest }
@@ -121,7 +123,7 @@ public struct URLEncoding: ParameterEncoding {
             }
             if !parameters.isEmpty {
                 var bytes: [UInt8] = []
-                appendQuery(parameters, to: &bytes)
+                try appendQuery(parameters, to: &bytes)
                 let query = String(decoding: bytes, as: UTF8.self)
                 // Editing the URL text gives what URLComponents would, for the URL shapes
                 // QuerySplice accepts, at a fraction of the cost.
@@ -139,7 +141,7 @@ public struct URLEncoding: ParameterEncoding {
                 urlRequest.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
             }
             var bytes: [UInt8] = []
-            appendQuery(parameters, to: &bytes)
+            try appendQuery(parameters, to: &bytes)
             urlRequest.httpBody = Data(bytes)
         }
         return urlRequest
@@ -148,13 +150,16 @@ public struct URLEncoding: ParameterEncoding {
     /// Returns the escaped name and value pairs for one key and value, recursing into
     /// dictionaries and arrays.
     ///
+    /// Past `ParameterNesting.maximumDepth` levels it stops descending and returns the pairs
+    /// found up to there (`encode(_:with:)` throws instead).
+    ///
     /// - Parameters:
     ///   - key: The key, unescaped.
     ///   - value: The value.
     /// - Returns: Escaped `(name, value)` pairs.
     public func queryComponents(fromKey key: String, value: Any) -> [(String, String)] {
         var pairs: [(String, String)] = []
-        forEachComponent(key: key, value: value) { name, value in
+        try? forEachComponent(key: key, value: value, depth: 0) { name, value in
             pairs.append((PercentEscaper.query.escape(name), PercentEscaper.query.escape(value)))
         }
         return pairs
@@ -168,10 +173,10 @@ public struct URLEncoding: ParameterEncoding {
         PercentEscaper.query.escape(string)
     }
 
-    private func appendQuery(_ parameters: Parameters, to bytes: inout [UInt8]) {
+    private func appendQuery(_ parameters: Parameters, to bytes: inout [UInt8]) throws {
         var first = true
         for key in parameters.keys.sorted() {
-            forEachComponent(key: key, value: parameters[key]!) { name, value in
+            try forEachComponent(key: key, value: parameters[key]!, depth: 1) { name, value in
                 if !first { bytes.append(UInt8(ascii: "&")) }
                 first = false
                 PercentEscaper.query.append(name, to: &bytes)
@@ -187,7 +192,10 @@ public struct URLEncoding: ParameterEncoding {
     /// The fast cases match the exact dynamic type only: `as? Int` also accepts an
     /// `NSNumber` made from `true` or `2.0`, and `as? String` an `Optional<String>`, which
     /// Alamofire writes as `true`, `2.0` and `Optional("…")`.
-    private func forEachComponent(key: String, value: Any, _ body: (String, String) -> Void) {
+    ///
+    /// `depth` counts the dictionaries and arrays around `value`, the parameters included;
+    /// a container at `ParameterNesting.maximumDepth` is the deepest allowed.
+    private func forEachComponent(key: String, value: Any, depth: Int, _ body: (String, String) -> Void) throws {
         let valueType = type(of: value)
         switch value {
         case let string as String where valueType == String.self:
@@ -197,12 +205,18 @@ public struct URLEncoding: ParameterEncoding {
         case let bool as Bool where valueType == Bool.self:
             body(key, boolEncoding.encode(value: bool))
         case let dictionary as [String: Any]:
+            guard depth < ParameterNesting.maximumDepth else {
+                throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))
+            }
             for nestedKey in dictionary.keys.sorted() {
-                forEachComponent(key: "\(key)[\(nestedKey)]", value: dictionary[nestedKey]!, body)
+                try forEachComponent(key: "\(key)[\(nestedKey)]", value: dictionary[nestedKey]!, depth: depth + 1, body)
             }
         case let array as [Any]:
+            guard depth < ParameterNesting.maximumDepth else {
+                throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))
+            }
             for (index, element) in array.enumerated() {
-                forEachComponent(key: arrayEncoding.encode(key: key, atIndex: index), value: element, body)
+                try forEachComponent(key: arrayEncoding.encode(key: key, atIndex: index), value: element, depth: depth + 1, body)
             }
         case let number as NSNumber:
             if number.isBool {
