@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// SALVO_TSAN=1 (set by Scripts/tsan.sh) builds Salvo with a pthread-based `Mutex` that
+// ThreadSanitizer can see (Sources/Salvo/Support/TSanMutex.swift) in place of
+// `Synchronization.Mutex`, whose contended path it cannot. Unset, nothing changes.
+let tsanLocks: [SwiftSetting] = Context.environment["SALVO_TSAN"] == "1" ? [.define("SALVO_TSAN_LOCKS")] : []
+
 let package = Package(
     name: "Salvo",
     products: [
@@ -24,7 +29,8 @@ let package = Package(
         .target(
             name: "Salvo",
             dependencies: ["CCurl", "CZlib"],
-            path: "Sources/Salvo"
+            path: "Sources/Salvo",
+            swiftSettings: tsanLocks
         ),
         .executableTarget(
             name: "salvo",

@@ -153,27 +153,34 @@ final class DownloadAttempts: AttemptHooks {
             return .responseValidationFailed(reason: .dataFileNil)
         }
         let (destinationURL, options) = (destination ?? DownloadRequest.defaultDestination)(temporaryURL, response)
-        // Cancelled meanwhile (the destination closure may have done it): nothing is moved into
-        // place, and finishing removes the partial file.
-        if request.isCancelled { return nil }
         let fileManager = FileManager.default
-        do {
-            if options.contains(.createIntermediateDirectories) {
-                try fileManager.createDirectory(at: destinationURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // The check for a cancel, the move and recording where the file went are one step
+        // under the lock `requestFinishing` takes: a cancel that lands between them found the
+        // partial path already moved away and the file not yet recorded, and the moved file
+        // stayed behind.
+        let failure = state.withLock { state -> AFError? in
+            // Cancelled meanwhile (the destination closure may have done it): nothing is moved
+            // into place, and finishing removes the partial file.
+            guard !state.finishing, !request.isCancelled else { return nil }
+            do {
+                if options.contains(.createIntermediateDirectories) {
+                    try fileManager.createDirectory(at: destinationURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
+                try Self.checkDestination(destinationURL)
+                if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destinationURL.path) {
+                    try fileManager.removeItem(at: destinationURL)
+                }
+                try fileManager.moveItem(at: temporaryURL, to: destinationURL)
+            } catch {
+                return .downloadedFileMoveFailed(error: error, source: temporaryURL, destination: destinationURL)
             }
-            try Self.checkDestination(destinationURL)
-            if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destinationURL.path) {
-                try fileManager.removeItem(at: destinationURL)
-            }
-            try fileManager.moveItem(at: temporaryURL, to: destinationURL)
-        } catch {
-            return .downloadedFileMoveFailed(error: error, source: temporaryURL, destination: destinationURL)
+            state.partialPath = nil
+            state.errorBodyPath = nil
+            state.fileURL = destinationURL
+            return nil
         }
-        state.withLock {
-            $0.partialPath = nil
-            $0.errorBodyPath = nil
-            $0.fileURL = destinationURL
-        }
+        if let failure { return failure }
+        guard fileURL == destinationURL else { return nil }
         if errorBody != nil, let partial { try? fileManager.removeItem(atPath: partial) }
         if let download = request as? DownloadRequest {
             request.monitor?.request(download, didCreateDestinationURL: destinationURL)
