@@ -47,10 +47,13 @@ final class DownloadNameSafetyTests: XCTestCase {
 
     private func suggested(in directory: URL, options: DownloadRequest.Options = []) -> DownloadRequest.Destination {
         let base = DownloadRequest.suggestedDownloadDestination(for: .cachesDirectory, options: options)
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first!.path
         return { temporaryURL, response in
-            // The suggested name, in the test's directory instead of the user's caches.
+            // The suggested path below the user's caches, moved under the test's directory
+            // as it is, climbing components included.
             let (suggested, options) = base(temporaryURL, response)
-            return (directory.appendingPathComponent(suggested.lastPathComponent), options)
+            let relative = String(suggested.path.dropFirst(caches.count + 1))
+            return (directory.appendingPathComponent(relative), options)
         }
     }
 

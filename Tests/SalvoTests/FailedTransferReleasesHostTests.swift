@@ -19,6 +19,20 @@ final class FailedTransferReleasesHostTests: XCTestCase {
         }
     }
 
+    /// Over TLS the automatic policy still waits to multiplex (ALPN may offer HTTP/2): a
+    /// connection whose first request failed before it was sent must not hold the rest.
+    func testAnOversizedURLOverTLSLeavesTheHostUsable() throws {
+        let session = testSession(transport: TransportConfiguration(caBundlePath: try TestServers.shared.tlsCABundle))
+        let base = try TestServers.shared.url(.nginxTLS, "/small").absoluteString
+        let failed = awaitData(session.request(base + "?" + String(repeating: "a", count: 2 << 20)))
+        XCTAssertNotNil(failed.error)
+        for _ in 0..<3 {
+            let later = awaitData(session.request(base), timeout: 10)
+            XCTAssertNil(later.error, String(describing: later.error))
+            XCTAssertEqual(later.response?.statusCode, 200)
+        }
+    }
+
     /// With the default policy, a second request to a plain-HTTP host went out only once the
     /// first one's headers came (libcurl waited to multiplex on a connection that never can).
     func testASlowRequestDoesNotHoldBackTheNextOneToItsHost() throws {

@@ -266,8 +266,9 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     /// The idle timeout is URLSession's: no byte in either direction (header bytes count)
     /// for `timeoutInterval`, measured here rather than by libcurl's low-speed check, which
     /// averages over whole seconds. A transfer the client holds (suspended, held for
-    /// `onHTTPResponse` handlers, a stream consumer that lags, an upload stream with nothing
-    /// to send yet) is not the server's silence, and starts a new quiet stretch when let go.
+    /// `onHTTPResponse` handlers, a stream consumer that lags) is not the server's silence,
+    /// and starts a new quiet stretch when let go. An upload stream with nothing to send
+    /// does count, as a stalled body stream does with URLSession.
     ///
     /// Nudges: libcurl 7.88 can keep input it already read for an HTTP/2 connection without
     /// handing it to the streams it is for: when streams on the connection are paused and
@@ -283,7 +284,6 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             let moved = easy.getOffset(CURLINFO_SIZE_DOWNLOAD_T) &+ easy.getOffset(CURLINFO_SIZE_UPLOAD_T)
                 &+ Int64(easy.headerBlock.pointee.bytes_seen)
             let held = transfer.userPaused || transfer.heldForResponse || transfer.sink?.holdsTransfer == true
-                || transfer.bodySource?.streamPump?.isReaderWaiting == true
             if moved != transfer.watchedBytes || held {
                 transfer.watchedBytes = moved
                 transfer.quietSince = now

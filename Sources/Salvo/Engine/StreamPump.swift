@@ -41,14 +41,6 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
         self.stream = stream
     }
 
-    /// Whether the reader found nothing and waits for the stream: the upload is paused for
-    /// the caller's producer, not for the server.
-    var isReaderWaiting: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return readerWaiting
-    }
-
     /// Sets what wakes a paused reader. Called by the loop before the first read.
     func setOnReadable(_ body: @escaping @Sendable () -> Void) {
         condition.lock()
