@@ -73,6 +73,26 @@ final class HostileResponseTests: XCTestCase {
         if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
     }
 
+    func testAStreamIsNotLimitedUnlessItsSessionAsks() throws {
+        let url = try TestServers.shared.url(.fault, "/gzip-bomb?size=8388608")
+        for (limit, expected) in [(0, nil), (1 << 20, URLError.Code.dataLengthExceedsMaximum)] as [(Int, URLError.Code?)] {
+            let session = testSession(transport: TransportConfiguration(maximumResponseBodySize: 1 << 20, maximumStreamedBodySize: limit))
+            let done = expectation(description: "stream")
+            let received = Collector<Int>()
+            let outcome = Box<AFError?>()
+            session.streamRequest(url).responseStream(on: .global()) { stream in
+                switch stream.event {
+                case let .stream(result): if case let .success(data) = result { received.append(data.count) }
+                case let .complete(completion): outcome.set(completion.error); done.fulfill()
+                }
+            }
+            wait(for: [done], timeout: 30)
+            XCTAssertEqual(urlErrorCode(outcome.value ?? nil), expected, "limit \(limit)")
+            let total = received.values.reduce(0, +)
+            if limit == 0 { XCTAssertEqual(total, 8 << 20) } else { XCTAssertLessThanOrEqual(total, limit) }
+        }
+    }
+
     // MARK: Idle timeout
 
     /// URLSession's rule: no byte for `timeoutInterval`. A byte every 3 s kept libcurl's

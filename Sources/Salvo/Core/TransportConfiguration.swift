@@ -35,6 +35,12 @@ public struct TransportConfiguration: Sendable {
     /// streams hand their chunks on, so neither is limited.
     public var maximumResponseBodySize: Int
 
+    /// The most bytes a `DataStreamRequest` hands its consumer before it fails with
+    /// `URLError.dataLengthExceedsMaximum`; 0 (the default) for no limit. A stream's memory
+    /// stays bounded whatever its length (the transfer pauses while the consumer lags), so
+    /// this is for consumers that keep what they are given.
+    public var maximumStreamedBodySize: Int
+
     /// 256 MiB: far above any API response, far below what hurts a server.
     public static let defaultMaximumResponseBodySize = 256 << 20
 
@@ -44,7 +50,8 @@ public struct TransportConfiguration: Sendable {
                 proxy: String? = nil, caBundlePath: String? = nil, validatesCertificates: Bool = true,
                 decompressesResponses: Bool = true, receiveBufferSize: Int = 0,
                 verboseLogger: (@Sendable (String) -> Void)? = nil,
-                maximumResponseBodySize: Int = TransportConfiguration.defaultMaximumResponseBodySize) {
+                maximumResponseBodySize: Int = TransportConfiguration.defaultMaximumResponseBodySize,
+                maximumStreamedBodySize: Int = 0) {
         self.httpVersion = httpVersion
         self.maximumConnections = maximumConnections
         self.maximumStreamsPerConnection = max(1, maximumStreamsPerConnection)
@@ -56,6 +63,7 @@ public struct TransportConfiguration: Sendable {
         self.receiveBufferSize = receiveBufferSize
         self.verboseLogger = verboseLogger
         self.maximumResponseBodySize = max(0, maximumResponseBodySize)
+        self.maximumStreamedBodySize = max(0, maximumStreamedBodySize)
     }
 
     var engineOptions: EngineOptions {
@@ -71,6 +79,7 @@ public struct TransportConfiguration: Sendable {
         options.receiveBufferSize = receiveBufferSize
         options.verboseLogger = verboseLogger
         options.maximumResponseBodySize = maximumResponseBodySize
+        options.maximumStreamedBodySize = maximumStreamedBodySize
         return options
     }
 }

@@ -232,8 +232,10 @@ extension CurlEasy {
         var failure = error
         if failure == nil && transfer.bodyLimitExceeded {
             failure = CurlError(code: Int(CURLE_FILESIZE_EXCEEDED.rawValue),
-                                message: "the response body passed the \(transfer.bodyLimit)-byte limit for a body held in memory "
-                                    + "(TransportConfiguration.maximumResponseBodySize)")
+                                message: transfer.sink == nil
+                                    ? "the response body passed the \(transfer.bodyLimit)-byte limit for a body held in memory "
+                                        + "(TransportConfiguration.maximumResponseBodySize)"
+                                    : "the stream passed its \(transfer.bodyLimit)-byte limit (TransportConfiguration.maximumStreamedBodySize)")
         } else if failure == nil && headerBlock.pointee.invalid_length != 0 {
             failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),
                                 message: "the response's Content-Length is invalid: values that differ, or one that is not a 63-bit number")

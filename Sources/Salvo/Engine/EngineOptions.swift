@@ -23,6 +23,8 @@ struct EngineOptions: Sendable {
     var receiveBufferSize = 0
     /// The most decoded bytes a response body collected in memory may have; 0 for no limit.
     var maximumResponseBodySize = TransportConfiguration.defaultMaximumResponseBodySize
+    /// The most bytes a stream may hand its consumer; 0 for no limit.
+    var maximumStreamedBodySize = 0
     /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
     var cookies = true
     var verboseLogger: (@Sendable (String) -> Void)?

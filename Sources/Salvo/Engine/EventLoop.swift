@@ -328,7 +328,11 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         }
         transfer.easy = easy
         transfer.phase = .active
-        if options.maximumResponseBodySize > 0 { transfer.bodyLimit = options.maximumResponseBodySize }
+        if transfer.sink == nil {
+            if options.maximumResponseBodySize > 0 { transfer.bodyLimit = options.maximumResponseBodySize }
+        } else if options.maximumStreamedBodySize > 0 && transfer.sink is ResponseStreamSink {
+            transfer.bodyLimit = options.maximumStreamedBodySize
+        }
         // The idle timeout counts from here: time spent waiting in the host queue is not the
         // server's silence.
         transfer.watchedBytes = 0

@@ -128,8 +128,11 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     @exclusivity(unchecked) var nudgeAfter: UInt64 = 0
     @exclusivity(unchecked) var received = ByteBuffer()
     /// The most bytes `received` may hold (`TransportConfiguration.maximumResponseBodySize`),
-    /// set by the loop as the transfer begins.
+    /// or a stream's sink may take (`maximumStreamedBodySize`), set by the loop as the
+    /// transfer begins.
     @exclusivity(unchecked) var bodyLimit = Int.max
+    /// Bytes a limited sink has taken.
+    @exclusivity(unchecked) var sinkBytes = 0
     /// The body passed `bodyLimit`, which ended the transfer.
     @exclusivity(unchecked) var bodyLimitExceeded = false
     @exclusivity(unchecked) var outcome: TransferOutcome?
@@ -175,7 +178,17 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
             // bytes and hands them over again once the transfer is released.
             return SALVO_WRITEFUNC_PAUSE
         }
-        if let sink { return sink.write(bytes, count) }
+        if let sink {
+            guard bodyLimit != .max else { return sink.write(bytes, count) }
+            if sinkBytes &+ count > bodyLimit {
+                bodyLimitExceeded = true
+                return 0
+            }
+            // A refused (paused) chunk comes again: count what the sink takes.
+            let taken = sink.write(bytes, count)
+            if taken == count { sinkBytes &+= count }
+            return taken
+        }
         if received.count &+ count > bodyLimit {
             bodyLimitExceeded = true
             return 0
