@@ -35,51 +35,41 @@ typedef struct salvo_header_block {
     /// Header bytes received by the current transfer, all responses together: part of what
     /// the idle timeout counts as bytes moving.
     size_t bytes_seen;
-    /// Set when a header block ended with Content-Length lines that disagree or do not fit
-    /// in 63 bits; the transfer was aborted then (RFC 9112 section 6.3).
+    /// The current response's Content-Length, once a line gave one.
+    unsigned long long content_length;
+    int content_length_seen;
+    /// Set when the current response's Content-Length lines disagree or a value is not a
+    /// 63-bit decimal number; the transfer was aborted then (RFC 9112 section 6.3).
     int invalid_length;
 } salvo_header_block;
 
-/// Whether the current block's Content-Length lines are invalid: values that are not
-/// decimal numbers, do not fit in 63 bits, or differ from one another. A list of equal
-/// values ("5, 5"), which RFC 9110 section 8.6 lets a recipient take as one, is valid.
-static inline int salvo_header_block_length_is_invalid(const salvo_header_block *block) {
-    const unsigned char *bytes = block->bytes;
-    size_t count = block->count, index = 0;
-    while (index < count && bytes[index] != '\n') index++;
-    index++;
-    int seen = 0;
-    unsigned long long first = 0;
-    while (index < count) {
-        size_t start = index;
-        while (index < count && bytes[index] != '\n') index++;
-        size_t end = index++;
-        if (end - start < 15 || (bytes[start] | 0x20) != 'c' || bytes[start + 14] != ':' ||
-            strncasecmp((const char *)bytes + start, "content-length:", 15) != 0) continue;
-        size_t position = start + 15;
-        while (end > position && (bytes[end - 1] == '\r' || bytes[end - 1] == ' ' || bytes[end - 1] == '\t')) end--;
-        for (;;) {
-            while (position < end && (bytes[position] == ' ' || bytes[position] == '\t')) position++;
-            unsigned long long value = 0;
-            size_t digits = 0;
-            while (position < end && bytes[position] >= '0' && bytes[position] <= '9') {
-                unsigned digit = bytes[position] - '0';
-                if (value > (0x7FFFFFFFFFFFFFFFULL - digit) / 10) return 1;
-                value = value * 10 + digit;
-                position++;
-                digits++;
-            }
-            if (digits == 0) return 1;
-            if (seen && value != first) return 1;
-            seen = 1;
-            first = value;
-            while (position < end && (bytes[position] == ' ' || bytes[position] == '\t')) position++;
-            if (position == end) break;
-            if (bytes[position] != ',') return 1;
+/// Checks the value of one Content-Length line (after the colon) against the ones before
+/// it in the same response. Returns 1 when it is invalid: not decimal numbers, beyond 63
+/// bits, or differing from an earlier value. A list of equal values ("5, 5"), which RFC 9110
+/// section 8.6 lets a recipient take as one, is valid.
+static inline int salvo_header_block_check_length(salvo_header_block *block, const unsigned char *value, size_t length) {
+    size_t position = 0, end = length;
+    while (end > 0 && (value[end - 1] == '\r' || value[end - 1] == '\n' || value[end - 1] == ' ' || value[end - 1] == '\t')) end--;
+    for (;;) {
+        while (position < end && (value[position] == ' ' || value[position] == '\t')) position++;
+        unsigned long long number = 0;
+        size_t digits = 0;
+        while (position < end && value[position] >= '0' && value[position] <= '9') {
+            unsigned digit = value[position] - '0';
+            if (number > (0x7FFFFFFFFFFFFFFFULL - digit) / 10) return 1;
+            number = number * 10 + digit;
             position++;
+            digits++;
         }
+        if (digits == 0) return 1;
+        if (block->content_length_seen && number != block->content_length) return 1;
+        block->content_length_seen = 1;
+        block->content_length = number;
+        while (position < end && (value[position] == ' ' || value[position] == '\t')) position++;
+        if (position == end) return 0;
+        if (value[position] != ',') return 1;
+        position++;
     }
-    return 0;
 }
 
 /// CURLOPT_PREREQFUNCTION, with CURLOPT_PREREQDATA pointing at a salvo_header_block.
@@ -96,7 +86,15 @@ static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nite
     // A new status line starts a new response (after 100 Continue, a redirect
     // followed by libcurl, or an authentication round): only the last is kept.
     int status = length >= 5 && memcmp(buffer, "HTTP/", 5) == 0;
-    if (status) block->count = 0;
+    if (status) {
+        block->count = 0;
+        block->content_length_seen = 0;
+    } else if (length > 15 && (buffer[0] | 0x20) == 'c' && buffer[14] == ':' &&
+               strncasecmp(buffer, "content-length:", 15) == 0 &&
+               salvo_header_block_check_length(block, (const unsigned char *)buffer + 15, length - 15)) {
+        block->invalid_length = 1;
+        return 0;
+    }
     if (block->count + length > block->capacity) {
         size_t capacity = block->capacity * 2;
         if (capacity < block->count + length) capacity = block->count + length;
@@ -110,13 +108,7 @@ static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nite
     block->count += length;
     block->bytes_seen += length;
     if (status) return block->event(block->context, SALVO_HEADER_STATUS_LINE, length);
-    if (length <= 2) {
-        if (salvo_header_block_length_is_invalid(block)) {
-            block->invalid_length = 1;
-            return 0;
-        }
-        return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
-    }
+    if (length <= 2) return block->event(block->context, SALVO_HEADER_BLOCK_END, length);
     return length;
 }
 

@@ -80,7 +80,7 @@ final class HostileResponseTests: XCTestCase {
             let done = expectation(description: "stream")
             let received = Collector<Int>()
             let outcome = Box<AFError?>()
-            session.streamRequest(url).responseStream(on: .global()) { stream in
+            session.streamRequest(url).responseStream(on: DispatchQueue(label: "test.stream")) { stream in
                 switch stream.event {
                 case let .stream(result): if case let .success(data) = result { received.append(data.count) }
                 case let .complete(completion): outcome.set(completion.error); done.fulfill()

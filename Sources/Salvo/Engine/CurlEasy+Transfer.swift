@@ -40,6 +40,7 @@ extension CurlEasy {
         headerBlock.pointee.requests_sent = 0
         headerBlock.pointee.bytes_seen = 0
         headerBlock.pointee.invalid_length = 0
+        headerBlock.pointee.content_length_seen = 0
         headerBlock.pointee.context = context
         if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
             // One response with a huge header block does not pin that much per pooled handle.

@@ -148,8 +148,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         self.idleTimeout = idleTimeout
         // Past ~30 years, or not a number: no idle timeout.
         idleTimeoutNanoseconds = idleTimeout > 0 && idleTimeout < 1e9 ? UInt64(idleTimeout * 1e9) : 0
-        let scheme = hostKey.utf8
-        isHTTPS = scheme.count > 5 && scheme[scheme.index(scheme.startIndex, offsetBy: 4)] == UInt8(ascii: "s")
+        // "https:" against "http:": the fifth byte of the (lowercased) key.
+        isHTTPS = hostKey.utf8.withContiguousStorageIfAvailable { $0.count > 5 && $0[4] == UInt8(ascii: "s") }
+            ?? hostKey.hasPrefix("https:")
         self.verboseLogger = verboseLogger
         self.priorKnowledge = priorKnowledge
         self.deliveryQueue = deliveryQueue
