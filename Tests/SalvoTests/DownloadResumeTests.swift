@@ -373,6 +373,30 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertTrue(response.error?.isCreateURLRequestError == true, String(describing: response.error))
     }
 
+    /// Resuming writes to the partial file resume data names, and removes it when it cannot be
+    /// continued: resume data naming a file outside Salvo's partial-download folders, or a
+    /// link inside one, is refused before anything touches that file.
+    func testResumeDataNamingAFileElsewhereIsRefused() throws {
+        let session = testSession()
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-victim-\(UUID().uuidString)")
+        try Data("precious".utf8).write(to: victim)
+        let link = try PrivateTemporaryDirectory.folder("downloads").appendingPathComponent("\(UUID().uuidString).partial")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
+        defer {
+            try? FileManager.default.removeItem(at: victim)
+            try? FileManager.default.removeItem(at: link)
+        }
+        let url = try TestServers.shared.url(.fault, "/flaky-file?key=victim&size=1000&times=0")
+        for path in [victim.path, link.path, "/etc/passwd", try PrivateTemporaryDirectory.folder("downloads").path + "/../x.partial"] {
+            let info: [String: Any] = ["format": "org.salvo.resume-data", "version": 1, "bytes": 3, "partialFile": path,
+                                       "etag": "\"flaky\"", "url": url.absoluteString]
+            let resumeData = try JSONSerialization.data(withJSONObject: info)
+            let response = awaitDownload(session.download(resumingWith: resumeData))
+            XCTAssertTrue(response.error?.isCreateURLRequestError == true, "\(path): \(String(describing: response.error))")
+        }
+        XCTAssertEqual(try Data(contentsOf: victim), Data("precious".utf8))
+    }
+
     /// The body goes to disk, never to memory: a 256 MiB download grows the peak resident
     /// set by far less than its size.
     func testLargeDownloadKeepsMemoryFlat() throws {

@@ -8,7 +8,7 @@ import Foundation
 /// ```json
 /// {"format": "org.salvo.resume-data", "version": 1,
 ///  "url": "https://example.com/big.bin", "bytes": 1048576,
-///  "partialFile": "/tmp/org.salvo.downloads/6F0C….partial",
+///  "partialFile": "/tmp/org.salvo.Xk3a9Q/downloads/6F0C….partial",
 ///  "etag": "\"5e1f-2a\"", "lastModified": "Tue, 01 Dec 2026 10:00:00 GMT"}
 /// ```
 ///
@@ -21,7 +21,11 @@ import Foundation
 ///
 /// - Note: Unlike URLSession's, this resume data is not a property list and names the
 ///   partial file by path; the file stays in the temporary directory until the download is
-///   resumed to completion, or the caller removes it.
+///   resumed to completion, or the caller removes it. Since resuming writes to that file, and
+///   removes it when it cannot be continued, resume data is accepted only when `partialFile`
+///   is a file of this user's in a folder Salvo makes for partial downloads
+///   (`TMPDIR/org.salvo.*/downloads/`, or the shared `TMPDIR/org.salvo.downloads/` of
+///   earlier versions), never a path elsewhere.
 struct DownloadResumeData: Codable, Sendable, Equatable {
     static let formatName = "org.salvo.resume-data"
 
@@ -53,10 +57,30 @@ struct DownloadResumeData: Codable, Sendable, Equatable {
     /// Reads resume data; throws `DownloadResumeData.Invalid` for anything else.
     init(_ data: Data) throws {
         guard let decoded = try? JSONDecoder().decode(Self.self, from: data), decoded.format == Self.formatName,
-              decoded.version == 1, decoded.bytes >= 0, decoded.ifRange != nil else {
+              decoded.version == 1, decoded.bytes >= 0, decoded.ifRange != nil,
+              Self.isPartialDownloadPath(decoded.partialFile) else {
             throw Invalid()
         }
         self = decoded
+    }
+
+    /// Whether `path` names a partial download Salvo could have made: a plain name in a
+    /// `downloads` folder of a `org.salvo.*` folder in the temporary directory (or in the
+    /// `org.salvo.downloads` folder earlier versions shared), that is either missing or a
+    /// regular file (not a link) owned by this user. Resume data that names anything else would
+    /// have Salvo write to that file, or remove it.
+    static func isPartialDownloadPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) else { return false }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let above = folder.deletingLastPathComponent()
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL.path
+        let inPrivateFolder = folder.lastPathComponent == "downloads" && above.lastPathComponent.hasPrefix("org.salvo.")
+            && above.deletingLastPathComponent().standardizedFileURL.path == temporary
+        let inSharedFolder = folder.lastPathComponent == "org.salvo.downloads" && above.standardizedFileURL.path == temporary
+        guard inPrivateFolder || inSharedFolder else { return false }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT }
+        return (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == getuid()
     }
 
     var encoded: Data {
