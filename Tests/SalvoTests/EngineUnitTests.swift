@@ -145,8 +145,10 @@ final class EngineUnitTests: XCTestCase {
     /// Only a strong ETag or Last-Modified guards a resumed range (RFC 9110: a client must not
     /// send a weak ETag in If-Range).
     func testResumeDataNeedsAValidatorThatCanGuardARange() throws {
+        // A partial file where Salvo keeps them (resume data naming anything else is refused).
+        let partialFile = try PrivateTemporaryDirectory.folder("downloads").appendingPathComponent("none.partial").path
         func resume(etag: String?, lastModified: String?) -> DownloadResumeData {
-            DownloadResumeData(url: "http://a.example/f", bytes: 10, partialFile: "/tmp/none", etag: etag, lastModified: lastModified)
+            DownloadResumeData(url: "http://a.example/f", bytes: 10, partialFile: partialFile, etag: etag, lastModified: lastModified)
         }
         XCTAssertEqual(resume(etag: "\"s\"", lastModified: "Mon, 30 Nov 2026 10:00:00 GMT").ifRange, "\"s\"")
         XCTAssertEqual(resume(etag: "W/\"w\"", lastModified: "Mon, 30 Nov 2026 10:00:00 GMT").ifRange, "Mon, 30 Nov 2026 10:00:00 GMT")
