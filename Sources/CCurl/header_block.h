@@ -41,7 +41,15 @@ typedef struct salvo_header_block {
     /// Set when the current response's Content-Length lines disagree or a value is not a
     /// 63-bit decimal number; the transfer was aborted then (RFC 9112 section 6.3).
     int invalid_length;
+    /// Set when the current response's header block passed SALVO_HEADER_BLOCK_LIMIT; the
+    /// transfer was aborted then.
+    int too_large;
 } salvo_header_block;
+
+/// The most bytes one response's header block may take, below libcurl 7.88's own limit
+/// (300 KiB, which it checks per read: a block that arrives in many small reads reaches
+/// this one first). Either way the caller sees a bad server response (see CurlError).
+enum { SALVO_HEADER_BLOCK_LIMIT = 256 * 1024 };
 
 /// Checks the value of one Content-Length line (after the colon) against the ones before
 /// it in the same response. Returns 1 when it is invalid: not decimal numbers, beyond 63
@@ -93,6 +101,10 @@ static inline size_t salvo_header_collect(char *buffer, size_t size, size_t nite
                strncasecmp(buffer, "content-length:", 15) == 0 &&
                salvo_header_block_check_length(block, (const unsigned char *)buffer + 15, length - 15)) {
         block->invalid_length = 1;
+        return 0;
+    }
+    if (block->count + length > SALVO_HEADER_BLOCK_LIMIT) {
+        block->too_large = 1;
         return 0;
     }
     if (block->count + length > block->capacity) {

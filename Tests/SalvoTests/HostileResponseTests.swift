@@ -29,6 +29,16 @@ final class HostileResponseTests: XCTestCase {
         XCTAssertEqual(fits.response?.value(forHTTPHeaderField: "X-Huge")?.count, 50000)
     }
 
+    func testAHeaderBlockOfManyLargeLinesIsABadServerResponse() throws {
+        let session = testSession()
+        let response = awaitData(session.request(try TestServers.shared.url(.fault, "/many-headers")))
+        XCTAssertEqual(urlErrorCode(response.error), .badServerResponse, String(describing: response.error))
+        // 200 KB in all: under the 256 KiB a header block may take.
+        let fits = awaitData(session.request(try TestServers.shared.url(.fault, "/many-headers?count=4&size=50000")))
+        XCTAssertNil(fits.error)
+        XCTAssertEqual(fits.response?.value(forHTTPHeaderField: "X-Many-3")?.count, 50000)
+    }
+
     // MARK: Bodies held in memory
 
     func testTheDefaultLimitOnABodyInMemoryIs256MiB() {

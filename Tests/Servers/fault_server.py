@@ -86,6 +86,10 @@ Routes (query parameters in brackets):
                                body "ok", then closes
     /huge-header[?size=N]      200 with a header line "X-Huge: " and N "a"s (default
                                1048576), body "ok\\n"
+    /many-headers[?count=N&size=M]
+                               200 with N header lines "X-Many-<i>: " and M "a"s each
+                               (defaults 100 and 50000: each line under libcurl's
+                               100 KiB limit, 5 MB in all), body "ok\\n"
     /plain/...[?cd=TEXT]       matched on the raw target, never decoded nor normalised
                                (/plain/..%2F..%2Fx and /plain/%2e%2e reach it): 200, body
                                "plain\\n", text/plain; with cd, "Content-Disposition: TEXT"
@@ -398,6 +402,11 @@ async def handle_request(method, target, headers, reader, writer, served):
     elif path == "/huge-header":
         size = int_param(query, "size", 1048576, minimum=0)
         writer.write(response(200, "OK", b"ok\n", extra=("X-Huge: " + "a" * size,)))
+    elif path == "/many-headers":
+        count = int_param(query, "count", 100, minimum=0)
+        size = int_param(query, "size", 50000, minimum=0)
+        lines = tuple("X-Many-%d: %s" % (index, "a" * size) for index in range(count))
+        writer.write(response(200, "OK", b"ok\n", extra=lines))
     elif path == "/wrong-range":
         writer.write(response(206, "Partial Content", b"0123456789",
                               extra=("ETag: \"w\"", "Content-Range: bytes 0-9/10")))

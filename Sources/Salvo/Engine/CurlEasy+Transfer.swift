@@ -40,6 +40,7 @@ extension CurlEasy {
         headerBlock.pointee.requests_sent = 0
         headerBlock.pointee.bytes_seen = 0
         headerBlock.pointee.invalid_length = 0
+        headerBlock.pointee.too_large = 0
         headerBlock.pointee.content_length_seen = 0
         headerBlock.pointee.context = context
         if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
@@ -240,6 +241,9 @@ extension CurlEasy {
         } else if failure == nil && headerBlock.pointee.invalid_length != 0 {
             failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),
                                 message: "the response's Content-Length is invalid: values that differ, or one that is not a 63-bit number")
+        } else if failure == nil && headerBlock.pointee.too_large != 0 {
+            failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),
+                                message: "the response's header block passed \(SALVO_HEADER_BLOCK_LIMIT) bytes")
         } else if failure == nil && code == CURLE_OUT_OF_MEMORY && headerBlock.pointee.bytes_seen > 0 {
             // libcurl refuses a header line over 100 KiB this way: the server's fault, not memory.
             failure = CurlError(code: Int(CURLE_WEIRD_SERVER_REPLY.rawValue),

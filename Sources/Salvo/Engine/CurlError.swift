@@ -52,7 +52,11 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         case CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             return .serverCertificateUntrusted
         case CURLE_GOT_NOTHING: return .networkConnectionLost
-        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: return .networkConnectionLost
+        case CURLE_SEND_ERROR: return .networkConnectionLost
+        case CURLE_RECV_ERROR:
+            // libcurl 7.88 ends a response whose header block passed 300 KiB in one read as a
+            // receive error: the server's fault, not a lost connection.
+            return message.hasPrefix("Too large response headers") ? .badServerResponse : .networkConnectionLost
         case CURLE_PARTIAL_FILE: return .networkConnectionLost
         case CURLE_HTTP2, CURLE_HTTP2_STREAM: return .networkConnectionLost
         case CURLE_WEIRD_SERVER_REPLY: return .badServerResponse
