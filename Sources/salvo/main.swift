@@ -1,53 +1,47 @@
 import Foundation
 import Salvo
 
-// Until the bulk download tool lands, `salvo` shows what the routing and encoding layer
-// builds: the seed router's requests, as they would be handed to the engine.
+// A thin command line: parsing lives in the library (BulkToolArguments) where it is unit
+// tested; this file only maps its outcomes to output and exit statuses.
 
-enum APIRouter: URLRequestConvertible {
-    case listUsers(page: Int)
-    case userDetail(id: Int)
-    case createUser(name: String, email: String)
-
-    private var baseURL: URL { URL(string: "https://api.example.com")! }
-
-    private var method: HTTPMethod {
-        switch self {
-        case .listUsers, .userDetail: return .get
-        case .createUser: return .post
-        }
-    }
-
-    private var path: String {
-        switch self {
-        case .listUsers: return "/users"
-        case let .userDetail(id): return "/users/\(id)"
-        case .createUser: return "/users"
-        }
-    }
-
-    func asURLRequest() throws -> URLRequest {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
-        request.method = method
-        request.timeoutInterval = 20
-        switch self {
-        case let .listUsers(page): return try URLEncoding.default.encode(request, with: ["page": page])
-        case .userDetail: return request
-        case let .createUser(name, email):
-            return try JSONEncoding.default.encode(request, with: ["name": name, "email": email])
-        }
-    }
+func fail(_ message: String, status: ToolExitStatus, suggestHelp: Bool = false) -> Never {
+    var text = "salvo: \(message)\n"
+    if suggestHelp { text += "Try 'salvo --help'.\n" }
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(status.rawValue)
 }
 
-let routes: [APIRouter] = [.listUsers(page: 1), .userDetail(id: 42), .createUser(name: "Ada", email: "ada@example.com")]
-for route in routes {
+let arguments: BulkToolArguments
+do {
+    arguments = try BulkToolArguments(
+        parsing: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    fail(error.message, status: .usage, suggestHelp: true)
+}
+
+switch arguments.action {
+case .help:
+    print(ToolHelp.text)
+    exit(ToolExitStatus.success.rawValue)
+case .version:
+    print("salvo \(SalvoInfo.version)")
+    exit(ToolExitStatus.success.rawValue)
+case .download:
+    break
+}
+
+// A list in a file is checked whole before anything starts, so a typo on line 90,000 does
+// not leave a half-finished run. Standard input can be read only once and is left to the
+// downloader, which reads it as a stream.
+if let path = arguments.inputFile, path != "-" {
     do {
-        let request = try route.asURLRequest()
-        print("\(request.method?.rawValue ?? "?") \(request.url?.absoluteString ?? "?")")
-        for header in request.headers { print("  \(header)") }
-        if let body = request.httpBody { print("  body: \(String(decoding: body, as: UTF8.self))") }
+        let reader = try BulkInputReader(contentsOfFile: path)
+        while try reader.next() != nil {}
     } catch {
-        print("error: \(error)")
+        let location = error.line > 0 ? "\(path):\(error.line)" : path
+        fail("\(location): \(error.reason)", status: .usage)
     }
 }
-print("User-Agent: \(HTTPHeaders.default["User-Agent"] ?? "")")
+
+fail("downloading is not available in this build yet (the bulk downloader has not landed); nothing was downloaded",
+     status: .someFailed)

@@ -1,0 +1,86 @@
+/// The text `salvo --help` prints: every option, the exit statuses, the naming and retry
+/// rules and the input-file format, so the tool can be used without other documentation.
+enum ToolHelp {
+    static let text = """
+    Usage: salvo [OPTIONS] [URL ...]
+
+    Downloads many files over HTTP and HTTPS at once. Each file is written as NAME.part,
+    verified, then renamed, so a name in the output directory always holds a complete file.
+
+    Input:
+      -i, --input-file FILE     URL list in aria2's input-file format (below); '-' reads
+                                standard input. Lists are read as a stream, never whole.
+          --shard K/N | auto    take only shard K of N (0 <= K < N) of the URLs: a URL belongs
+                                to shard FNV-1a-64(URL) mod N, so N runs split a list exactly.
+                                'auto' reads JOB_COMPLETION_INDEX with N from SALVO_SHARDS
+                                (Kubernetes Indexed Jobs), else SLURM_ARRAY_TASK_ID minus
+                                SLURM_ARRAY_TASK_MIN with N from SLURM_ARRAY_TASK_COUNT (Slurm).
+
+    Output:
+      -d, --dir DIR             output directory (default: the current directory)
+      -o, --out NAME            file name, for a single URL given as an argument
+      -c, --continue            resume partial files (NAME.part) left by an earlier run
+          --checksum TYPE=HEX   expected digest of a single URL's file; TYPE is sha-256,
+                                sha-1 or md5. A file that does not match is a failure.
+
+    Connections:
+      -j, --max-concurrent-downloads N   files in flight at once (default 16; 1-10000)
+      -x, --max-connection-per-server N  connections to one host (default 8; 1-64)
+      -s, --split N             ranges of one file fetched at once (default 1; 1-64)
+          --header "Name: value"         extra request header; repeatable (a later one
+                                         of the same name replaces an earlier one)
+          --max-download-limit RATE      bytes per second for each file
+          --max-overall-download-limit RATE  bytes per second for the whole run
+                                RATE is a whole number with an optional K (x1024) or
+                                M (x1048576) suffix, in any case; 0 means no limit (default)
+
+    Retries and timeouts:
+          --max-tries N         attempts per file, the first included (default 5; 0 = no limit)
+          --retry-wait SEC      seconds between attempts (default 1; 0-600)
+          --timeout SEC         seconds a transfer may stall before it fails (default 60)
+          --connect-timeout SEC seconds a connection may take to open (default 60)
+                                Retried: connection errors, timeouts, and HTTP 408, 429, 500,
+                                502, 503 and 504. Not retried: 404 and every other 4xx; a
+                                checksum mismatch.
+
+    Reporting:
+          --json                JSON lines on standard output, one event per line
+          --manifest FILE       when the run ends, one JSON line per file written to FILE
+      -q, --quiet               no progress display and no notices
+          --help                print this help and exit
+          --version             print the version and exit
+
+    Options take their value as '--opt=value', '--opt value', '-j4' or '-j 4'. Flags may be
+    grouped ('-cq'). '--' ends the options: every later argument is a URL.
+
+    File names:
+      -o and out= name a file inside the output directory; a name that is absolute or
+      climbs out with '..' is refused. When two URLs of one run map to the same name, the
+      later ones get " (1)", " (2)", ... before the extension: report.pdf, report (1).pdf,
+      report (2).pdf.
+
+    Input-file format (aria2's):
+      https://example.com/a.iso<TAB>https://mirror.example.org/a.iso
+        out=a.iso
+        dir=images
+        checksum=sha-256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+        header=Authorization: Bearer TOKEN
+      # a comment
+      https://example.com/b.tar.gz
+
+      A line that does not start with a blank is an entry: one or more URLs of one file
+      (mirrors), separated by TAB; each an absolute http or https URL. Lines starting with a
+      space or TAB are options, name=value, for the entry above: out= (file name, relative
+      to the directory), dir= (directory), checksum=TYPE=HEX (sha-256, sha-1, md5) and
+      header=Name: value (repeatable). Lines starting with '#' are comments; blank lines are
+      skipped; CRLF line ends and a UTF-8 byte order mark are accepted. An option before any
+      entry, an unknown or malformed option, a bad checksum, URL or header stops the run
+      before anything is downloaded, naming the file and line.
+
+    Exit status:
+      0    every file downloaded and verified
+      1    some files failed; the others were kept
+      2    usage or input-list error; nothing was downloaded
+      130  interrupted by Ctrl-C
+    """
+}
