@@ -26,9 +26,16 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // OpenSSL's libcrypto, for the bulk downloader's checksums (libcurl links it for TLS).
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "Salvo",
-            dependencies: ["CCurl", "CZlib"],
+            dependencies: ["CCurl", "CZlib", "CCrypto"],
             path: "Sources/Salvo",
             swiftSettings: tsanLocks
         ),

@@ -50,6 +50,13 @@ Routes (query parameters in brackets):
                                "Range: bytes=S-" with a 206; with auth, a request without
                                that Basic credential gets a 401 challenge (body
                                "who are you\n") and does not count
+    /no-ranges?size=N          200 with ETag "nr" and the N bytes of flaky_file_bytes(N)
+                               whatever Range or If-Range was sent (a server that ignores
+                               ranges)
+    /slow-ranged?size=N[&chunks=C&interval=MS]
+                               flaky_file_bytes(N) with ETag "slow", honouring
+                               "Range: bytes=S-" with a 206 as /flaky-file does, the body sent
+                               in C pieces (default 10) one every MS milliseconds (default 200)
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -407,6 +414,32 @@ async def handle_request(method, target, headers, reader, writer, served):
         size = int_param(query, "size", 50000, minimum=0)
         lines = tuple("X-Many-%d: %s" % (index, "a" * size) for index in range(count))
         writer.write(response(200, "OK", b"ok\n", extra=lines))
+    elif path == "/no-ranges":
+        body = flaky_file_bytes(int_param(query, "size", 1000, minimum=0))
+        writer.write(response(200, "OK", body, "application/octet-stream", extra=('ETag: "nr"',)))
+    elif path == "/slow-ranged":
+        size = int_param(query, "size", 1000, minimum=1)
+        chunks = max(1, int_param(query, "chunks", 10))
+        interval = int_param(query, "interval", 200) / 1000.0
+        body = flaky_file_bytes(size)
+        start = 0
+        range_header = headers.get("range", "")
+        if range_header.startswith("bytes=") and range_header.endswith("-"):
+            start = int(range_header[6:-1] or 0)
+        if 0 < start < size:
+            head = (f"HTTP/1.1 206 Partial Content\r\nContent-Length: {size - start}\r\n"
+                    f"Content-Range: bytes {start}-{size - 1}/{size}\r\n")
+        else:
+            start = 0
+            head = f"HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n"
+        writer.write((head + 'ETag: "slow"\r\nContent-Type: application/octet-stream\r\n\r\n').encode("latin-1"))
+        await writer.drain()
+        rest = body[start:]
+        step = -(-len(rest) // chunks)
+        for index in range(0, len(rest), step):
+            if index:
+                await asyncio.sleep(interval)  # the pacing is the point of this route
+            await send(writer, rest[index:index + step])
     elif path == "/wrong-range":
         writer.write(response(206, "Partial Content", b"0123456789",
                               extra=("ETag: \"w\"", "Content-Range: bytes 0-9/10")))

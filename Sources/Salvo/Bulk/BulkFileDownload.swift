@@ -1,0 +1,505 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One file of a bulk run, from its first attempt to its rename or its parking: the attempt
+/// loop over the entry's URIs, the `.part` file and its sidecar.
+///
+/// The response head, body chunks and completion of each attempt arrive on `queue`, a serial
+/// queue of this file's own; the attempt loop runs in the file's task and reads the state
+/// between attempts. Both go through `state` (a `Mutex`) and the writer's own lock.
+final class BulkFileDownload: Sendable {
+    typealias Event = BulkDownloader.Event
+
+    /// How an attempt ended.
+    private enum AttemptOutcome: Sendable {
+        case completed
+        case failed(BulkAttemptFailure)
+        case cancelled
+    }
+
+    private struct State {
+        /// The claimed path of the file, relative to `directory`, once it is known.
+        var name: String?
+        /// The response's validators and length, for `If-Range` and the sidecar.
+        var etag: String?
+        var lastModified: String?
+        var expectedLength: Int64?
+        /// The URI the partial file's bytes came from; a range is asked only of it.
+        var bytesURI: URL?
+        var bytesReceived: Int64 = 0
+        var resumedFrom: Int64 = 0
+        var lastProgress: ContinuousClock.Instant?
+        var lastSidecar: ContinuousClock.Instant?
+        /// Whether this run opened the partial file: only then is it this run's to keep or remove.
+        var opened = false
+    }
+
+    /// How often a file's `progress` is reported, at most.
+    static let progressInterval: Duration = .milliseconds(100)
+    /// How often a file's sidecar is brought up to date while its body arrives.
+    static let sidecarInterval: Duration = .seconds(2)
+
+    let file: BulkDownloader.File
+    let session: Session
+    let options: BulkDownloader.Options
+    let claims: BulkNameClaims
+    let onEvent: @Sendable (Event) -> Void
+    private let queue: DispatchQueue
+    private let writer: BulkPartWriter
+    private let state = Mutex(State())
+
+    init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
+         onEvent: @escaping @Sendable (Event) -> Void) {
+        self.file = file
+        self.session = session
+        self.options = options
+        self.claims = claims
+        self.onEvent = onEvent
+        queue = DispatchQueue(label: "org.salvo.bulk.file")
+        writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm)
+    }
+
+    // MARK: The attempt loop
+
+    /// Downloads the file; returns how it ended. Never throws: a failure is a result.
+    func run() async -> BulkDownloader.FileResult {
+        let started = ContinuousClock.now
+        onEvent(.started(file))
+        var attempts = 0
+        var lastURI: URL?
+        let directory: URL
+        do {
+            directory = try prepare()
+        } catch {
+            return result(.failed(reason: Self.describe(error)), url: nil, path: nil, sha256: nil, attempts: 0, since: started)
+        }
+        var lastFailure = "no URI to try"
+        uris: for uri in file.entry.uris {
+            var tries = 0
+            while true {
+                if Task.isCancelled { return park(directory: directory, url: lastURI, attempts: attempts, since: started) }
+                tries += 1
+                attempts += 1
+                lastURI = uri
+                switch await attempt(uri, directory: directory) {
+                case .cancelled:
+                    return park(directory: directory, url: uri, attempts: attempts, since: started)
+                case .completed:
+                    switch finalize(directory: directory) {
+                    case let .success((path, sha256)):
+                        return result(.succeeded, url: uri, path: path, sha256: sha256, attempts: attempts, since: started)
+                    case let .failure(failure):
+                        lastFailure = failure.reason
+                        if failure.isRetryable, options.maxTries == 0 || tries < options.maxTries { continue }
+                        continue uris
+                    }
+                case let .failed(failure):
+                    lastFailure = failure.reason
+                    if failure.restartsFromZero { forgetBytes() }
+                    guard failure.isRetryable, options.maxTries == 0 || tries < options.maxTries else { continue uris }
+                    let delay = BulkRetryRule.delay(afterAttempt: tries, base: options.retryWait, retryAfter: failure.retryAfter)
+                    onEvent(.retrying(file, attempt: attempts + 1, reason: failure.reason, delay: delay))
+                    do {
+                        try await Task.sleep(for: .seconds(delay))
+                    } catch {
+                        return park(directory: directory, url: uri, attempts: attempts, since: started)
+                    }
+                }
+            }
+        }
+        let reason = attempts > 1 ? "\(lastFailure) (after \(attempts) attempts)" : lastFailure
+        let kept = leaveOrRemovePart(directory: directory, url: lastURI)
+        return result(.failed(reason: reason), url: lastURI, path: kept, sha256: nil, attempts: attempts, since: started)
+    }
+
+    /// Checks the entry's own name, makes the directory, and with `continuePartial` takes
+    /// up an earlier run's partial file when its sidecar names one of the entry's URIs.
+    private func prepare() throws -> URL {
+        let entry = file.entry
+        var directory = options.outputDirectory
+        if let subdirectory = entry.directory {
+            try BulkOutputName.validateDirectory(subdirectory)
+            directory = subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
+                : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
+        }
+        if let outputName = entry.outputName { try BulkOutputName.validate(outputName) }
+        guard !entry.uris.isEmpty else { throw BulkFileError("the entry has no URI") }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        // The name is settled now when the entry gives it, or (to continue a partial file)
+        // when the URL's name has one; otherwise when the first response's head arrives, from
+        // its Content-Disposition.
+        if let outputName = entry.outputName {
+            let name = claims.claim(outputName)
+            try createParentDirectories(of: name, in: directory)
+            state.withLock { $0.name = name }
+        } else if options.continuePartial, let urlName = Self.urlName(entry.uris[0]),
+                  Self.resumableSidecar(at: directory.appendingPathComponent(urlName).path + ".part", uris: entry.uris) != nil,
+                  claims.claimIfFree(urlName) {
+            state.withLock { $0.name = urlName }
+        }
+        if options.continuePartial, let name = state.withLock({ $0.name }) {
+            let partPath = directory.appendingPathComponent(name).path + ".part"
+            if let sidecar = Self.resumableSidecar(at: partPath, uris: entry.uris) {
+                try writer.open(partPath, keeping: sidecar.bytesDone)
+                let kept = writer.bytes
+                state.withLock {
+                    $0.opened = true
+                    $0.etag = sidecar.etag
+                    $0.lastModified = sidecar.lastModified
+                    $0.expectedLength = sidecar.expectedLength
+                    $0.bytesURI = URL(string: sidecar.url)
+                    $0.resumedFrom = kept
+                }
+            }
+        }
+        return directory
+    }
+
+    /// The sidecar of `partPath` when it can be continued: ours, naming one of `uris`, with a
+    /// validator for `If-Range`, beside a regular partial file.
+    private static func resumableSidecar(at partPath: String, uris: [URL]) -> BulkPartSidecar? {
+        guard let sidecar = BulkPartSidecar.read(at: BulkPartSidecar.path(forPart: partPath)),
+              sidecar.ifRange != nil, uris.contains(where: { $0.absoluteString == sidecar.url }) else { return nil }
+        var info = stat()
+        guard lstat(partPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return sidecar
+    }
+
+    /// One request for the file: the rest of it when bytes of the same URI are kept and a
+    /// validator guards them, else all of it.
+    private func attempt(_ uri: URL, directory: URL) async -> AttemptOutcome {
+        var headers = options.headers
+        for header in file.entry.headers { headers.update(header) }
+        let kept = writer.bytes
+        let (validator, bytesURI) = state.withLock { ($0.etag ?? $0.lastModified, $0.bytesURI) }
+        let resumes = kept > 0 && validator != nil && bytesURI == uri
+        let rangeStart: Int64? = resumes ? kept : nil
+        if resumes, let validator {
+            headers.update(name: "Range", value: "bytes=\(kept)-")
+            headers.update(name: "If-Range", value: validator)
+        }
+        let control = BulkAttemptControl()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
+                let request = session.streamRequest(uri, headers: headers)
+                request.validate(statusCode: 200..<300)
+                request.onHTTPResponse(on: queue) { [self] response, decide in
+                    if let failure = head(response, uri: uri, rangeStart: rangeStart, validator: validator, directory: directory) {
+                        control.fail(failure)
+                        decide(.cancel)
+                    } else {
+                        decide(.allow)
+                    }
+                }
+                request.responseStream(on: queue) { [self] stream in
+                    switch stream.event {
+                    case let .stream(.success(data)):
+                        guard !control.hasFailed else { return }
+                        do {
+                            try writer.append(data)
+                        } catch {
+                            control.fail(BulkAttemptFailure(reason: Self.describe(error), isRetryable: false))
+                            stream.cancel()
+                            return
+                        }
+                        received(data.count, uri: uri)
+                    case let .complete(completion):
+                        continuation.resume(returning: outcome(of: completion, control: control))
+                    }
+                }
+                control.started(request)
+            }
+        } onCancel: {
+            control.cancel()
+        }
+    }
+
+    /// Handles a response's head (a 2xx: the others fail validation first); returns why the
+    /// attempt cannot go on, or `nil` to take the body.
+    private func head(_ response: HTTPURLResponse, uri: URL, rangeStart: Int64?, validator: String?,
+                      directory: URL) -> BulkAttemptFailure? {
+        do {
+            let name = try settleName(response: response, uri: uri, directory: directory)
+            let partPath = directory.appendingPathComponent(name).path + ".part"
+            if !writer.isOpen {
+                try writer.open(partPath, keeping: rangeStart ?? 0)
+                state.withLock { $0.opened = true }
+            }
+            let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            var total: Int64?
+            if response.statusCode == 206 {
+                // A range must continue the file exactly, under the validator it was asked with.
+                guard let rangeStart, let range = Self.contentRange(response.value(forHTTPHeaderField: "Content-Range")),
+                      range.start == rangeStart, validator == nil || etag == nil || etag == validator else {
+                    return BulkAttemptFailure(reason: "the server answered with a range that does not continue the file",
+                                              isRetryable: true, restartsFromZero: true)
+                }
+                total = range.total
+            } else {
+                // The whole body: what was kept goes, an earlier run's bytes too.
+                if writer.bytes > 0 { try writer.restart() }
+                state.withLock { $0.resumedFrom = 0 }
+                total = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+            }
+            let lastModified = response.value(forHTTPHeaderField: "Last-Modified")
+            state.withLock {
+                $0.etag = etag
+                $0.lastModified = lastModified
+                $0.expectedLength = total
+                $0.bytesURI = uri
+                $0.lastSidecar = .now
+            }
+            try writeSidecar(partPath: partPath)
+            return nil
+        } catch {
+            return BulkAttemptFailure(reason: Self.describe(error), isRetryable: false)
+        }
+    }
+
+    /// An error as a sentence.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as BulkValueError: return error.message
+        case let error as BulkFileError: return error.description
+        default: return error.localizedDescription
+        }
+    }
+
+    /// The file's name: the one already settled, else the entry's, else the response's
+    /// `Content-Disposition`, else the URL's last path component, else `index.html`; claimed
+    /// for this run.
+    private func settleName(response: HTTPURLResponse, uri: URL, directory: URL) throws -> String {
+        if let name = state.withLock({ $0.name }) { return name }
+        let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
+            ?? Self.urlName(uri) ?? "index.html"
+        let name = claims.claim(BulkNameClaims.fitted(suggested))
+        state.withLock { $0.name = name }
+        return name
+    }
+
+    /// The URL's last path component as a safe file name, or `nil`.
+    static func urlName(_ url: URL) -> String? {
+        NetworkFileName.sanitized(url.lastPathComponent).map(BulkNameClaims.fitted)
+    }
+
+    /// Counts bytes written, and reports progress and brings the sidecar up to date now and then.
+    private func received(_ count: Int, uri: URL) {
+        let now = ContinuousClock.now
+        let (report, refresh, total) = state.withLock { state -> (Bool, Bool, Int64?) in
+            state.bytesReceived += Int64(count)
+            let report = state.lastProgress.map { now - $0 >= Self.progressInterval } ?? true
+            if report { state.lastProgress = now }
+            let refresh = state.lastSidecar.map { now - $0 >= Self.sidecarInterval } ?? true
+            if refresh { state.lastSidecar = now }
+            return (report, refresh, state.expectedLength)
+        }
+        if report { onEvent(.progress(file, bytes: writer.bytes, total: total)) }
+        if refresh, let partPath = partPath() {
+            writer.flush()
+            try? writeSidecar(partPath: partPath)
+        }
+    }
+
+    /// What an attempt's completion means.
+    private func outcome(of completion: DataStreamRequest.Completion, control: BulkAttemptControl) -> AttemptOutcome {
+        if let failure = control.failure { return .failed(failure) }
+        if let error = completion.error {
+            if error.isExplicitlyCancelledError { return .cancelled }
+            if case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error, writer.bytes > 0 {
+                return .failed(BulkAttemptFailure(reason: "HTTP 416: the kept bytes are not a prefix the server has",
+                                                  isRetryable: true, restartsFromZero: true))
+            }
+            return .failed(BulkRetryRule.failure(for: error, response: completion.response))
+        }
+        let expected = state.withLock { $0.expectedLength }
+        let bytes = writer.bytes
+        if let expected, bytes != expected {
+            return .failed(BulkAttemptFailure(reason: "the body ended after \(bytes) of \(expected) bytes", isRetryable: true))
+        }
+        if !writer.isOpen {
+            // A 2xx with no head handler call cannot happen; a file is still owed.
+            return .failed(BulkAttemptFailure(reason: "no response body arrived", isRetryable: true))
+        }
+        return .completed
+    }
+
+    // MARK: Ending
+
+    /// Verifies the finished partial file and renames it to its final name.
+    private func finalize(directory: URL) -> Result<(URL, String), BulkAttemptFailure> {
+        guard let partPath = partPath(), let name = state.withLock({ $0.name }) else {
+            return .failure(BulkAttemptFailure(reason: "no file was written", isRetryable: true))
+        }
+        let finalURL = directory.appendingPathComponent(name)
+        let digests: (bytes: Int64, sha256: String, extra: String?)
+        do {
+            digests = try writer.finish()
+        } catch {
+            return .failure(BulkAttemptFailure(reason: error.description, isRetryable: false))
+        }
+        if let checksum = file.entry.checksum {
+            let actual = checksum.algorithm == .sha256 ? digests.sha256 : (digests.extra ?? "")
+            if actual != checksum.hexDigest {
+                // Bytes that do not match are no use to a later run either: the partial file
+                // and its sidecar go, so `--continue` does not append to them.
+                removePart(partPath)
+                state.withLock {
+                    $0.etag = nil
+                    $0.lastModified = nil
+                    $0.bytesURI = nil
+                }
+                return .failure(BulkAttemptFailure(
+                    reason: "\(checksum.algorithm.rawValue) mismatch: expected \(checksum.hexDigest), got \(actual)",
+                    isRetryable: false))
+            }
+        }
+        guard rename(partPath, finalURL.path) == 0 else {
+            let code = errno
+            return .failure(BulkAttemptFailure(reason: BulkFileError("rename", path: partPath, errno: code).description,
+                                               isRetryable: false))
+        }
+        unlink(BulkPartSidecar.path(forPart: partPath))
+        return .success((finalURL, digests.sha256))
+    }
+
+    /// Leaves the partial file for a later run (cancelled): see `leaveOrRemovePart`.
+    private func park(directory: URL, url: URL?, attempts: Int, since started: ContinuousClock.Instant) -> BulkDownloader.FileResult {
+        let kept = leaveOrRemovePart(directory: directory, url: url)
+        return result(.cancelled, url: url, path: kept, sha256: nil, attempts: attempts, since: started)
+    }
+
+    /// Keeps the partial file and its sidecar, brought up to date, when they can be continued
+    /// (bytes, and a validator for `If-Range`); removes them otherwise. Returns the partial
+    /// file kept.
+    private func leaveOrRemovePart(directory: URL, url: URL?) -> URL? {
+        guard let partPath = partPath() else { return nil }
+        writer.closeFile()
+        let resumable = state.withLock { $0.etag != nil || $0.lastModified != nil } && writer.bytes > 0
+        if resumable, (try? writeSidecar(partPath: partPath)) != nil { return URL(fileURLWithPath: partPath) }
+        removePart(partPath)
+        return nil
+    }
+
+    private func removePart(_ partPath: String) {
+        writer.closeFile()
+        unlink(partPath)
+        unlink(BulkPartSidecar.path(forPart: partPath))
+    }
+
+    /// The kept bytes cannot be continued: the next attempt asks for the whole file.
+    private func forgetBytes() {
+        state.withLock {
+            $0.etag = nil
+            $0.lastModified = nil
+            $0.bytesURI = nil
+        }
+        try? writer.restart()
+    }
+
+    /// The partial file, once this run has opened it.
+    private func partPath() -> String? {
+        guard let name = state.withLock({ $0.opened ? $0.name : nil }) else { return nil }
+        return partPath(for: name)
+    }
+
+    private func partPath(for name: String) -> String {
+        directoryOfRun().appendingPathComponent(name).path + ".part"
+    }
+
+    private func directoryOfRun() -> URL {
+        guard let subdirectory = file.entry.directory else { return options.outputDirectory }
+        return subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
+            : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
+    }
+
+    private func writeSidecar(partPath: String) throws {
+        let bytes = writer.bytes
+        let sidecar = state.withLock { state -> BulkPartSidecar? in
+            guard let uri = state.bytesURI else { return nil }
+            return BulkPartSidecar(url: uri.absoluteString, etag: state.etag, lastModified: state.lastModified,
+                                   expectedLength: state.expectedLength, bytesDone: bytes)
+        }
+        try sidecar?.write(to: BulkPartSidecar.path(forPart: partPath))
+    }
+
+    private func createParentDirectories(of name: String, in directory: URL) throws {
+        guard name.contains("/") else { return }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(name).deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+    }
+
+    private func result(_ outcome: BulkDownloader.FileResult.Outcome, url: URL?, path: URL?, sha256: String?, attempts: Int,
+                        since started: ContinuousClock.Instant) -> BulkDownloader.FileResult {
+        let elapsed = ContinuousClock.now - started
+        let (received, resumedFrom) = state.withLock { ($0.bytesReceived, $0.resumedFrom) }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let bytes: Int64
+        if outcome == .succeeded, let path {
+            bytes = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? NSNumber)?.int64Value ?? writer.bytes
+        } else {
+            bytes = writer.bytes
+        }
+        return BulkDownloader.FileResult(file: file, url: url, path: path, bytes: bytes, bytesReceived: received,
+                                         resumedFrom: resumedFrom, sha256: sha256, attempts: attempts, seconds: seconds,
+                                         outcome: outcome)
+    }
+
+    /// `start` and `total` of `Content-Range: bytes START-END/TOTAL` (`total` `nil` for `*`).
+    static func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
+        guard let value, value.hasPrefix("bytes ") else { return nil }
+        let spec = value.dropFirst(6)
+        guard let dash = spec.firstIndex(of: "-"), let slash = spec.firstIndex(of: "/"), dash < slash,
+              let start = Int64(spec[..<dash].trimmingCharacters(in: .whitespaces)) else { return nil }
+        let total = Int64(spec[spec.index(after: slash)...].trimmingCharacters(in: .whitespaces))
+        return (start, total)
+    }
+}
+
+/// One attempt's request and its own reason to stop, shared by the task that waits for it
+/// (and may be cancelled) and the callbacks on the file's queue.
+final class BulkAttemptControl: Sendable {
+    private struct State {
+        var request: DataStreamRequest?
+        var cancelled = false
+        var failure: BulkAttemptFailure?
+    }
+
+    private let state = Mutex(State())
+
+    /// Records the attempt's request; cancels it at once when the task was cancelled first.
+    func started(_ request: DataStreamRequest) {
+        let cancelled = state.withLock { state -> Bool in
+            state.request = request
+            return state.cancelled
+        }
+        if cancelled { request.cancel() }
+    }
+
+    /// Cancels the attempt (the task was cancelled).
+    func cancel() {
+        let request = state.withLock { state -> DataStreamRequest? in
+            state.cancelled = true
+            return state.request
+        }
+        request?.cancel()
+    }
+
+    /// Records why the attempt stops; the first reason wins.
+    func fail(_ failure: BulkAttemptFailure) {
+        state.withLock { if $0.failure == nil { $0.failure = failure } }
+    }
+
+    var failure: BulkAttemptFailure? { state.withLock { $0.failure } }
+    var hasFailed: Bool { state.withLock { $0.failure != nil } }
+}

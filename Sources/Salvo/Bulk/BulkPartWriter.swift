@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the partial file could not be opened, written or read.
+struct BulkFileError: Error, CustomStringConvertible, Sendable {
+    let description: String
+
+    init(_ action: String, path: String, errno code: Int32) {
+        description = "cannot \(action) \(path): \(String(cString: strerror(code)))"
+    }
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// One file's `NAME.part`: the bytes of the body in order, and their digests as they are
+/// written (SHA-256 always, for the manifest; the entry's checksum function too when it is
+/// another).
+///
+/// The file is opened with `O_NOFOLLOW`, so a link planted at the partial name is refused
+/// rather than followed. Every operation takes the writer's lock: the body arrives on the
+/// file's serial queue and the attempt loop reads the writer between attempts.
+final class BulkPartWriter: Sendable {
+    private struct State {
+        var descriptor: Int32 = -1
+        var path: String?
+        var bytes: Int64 = 0
+        var sha256: (any BulkDigest)?
+        var extra: (any BulkDigest)?
+    }
+
+    /// The function of the entry's checksum when it is not SHA-256, which is always made.
+    let extraAlgorithm: BulkChecksum.Algorithm?
+    private let state = Mutex(State())
+
+    init(checksum: BulkChecksum.Algorithm?) {
+        extraAlgorithm = checksum == .sha256 ? nil : checksum
+    }
+
+    deinit {
+        state.withLock { if $0.descriptor >= 0 { close($0.descriptor) } }
+    }
+
+    /// The bytes the partial file holds.
+    var bytes: Int64 { state.withLock { $0.bytes } }
+
+    /// Whether the partial file is open.
+    var isOpen: Bool { state.withLock { $0.descriptor >= 0 } }
+
+    /// Opens (creating it if needed) the partial file at `path`, keeping its first `keeping`
+    /// bytes, which are hashed again from disk, and cutting off the rest.
+    ///
+    /// - Throws: `BulkFileError` when the file cannot be opened, is shorter than `keeping`,
+    ///   or cannot be read or cut.
+    func open(_ path: String, keeping: Int64) throws(BulkFileError) {
+        try state.withLock { (state) throws(BulkFileError) in
+            if state.descriptor >= 0 { close(state.descriptor) }
+            state = State()
+            let descriptor = openPartFile(path)
+            guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
+            state.descriptor = descriptor
+            state.path = path
+            try Self.makeDigests(&state, extra: extraAlgorithm)
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
+            let kept = max(0, min(keeping, Int64(info.st_size)))
+            guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
+            try Self.rehash(&state, upTo: kept)
+            guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            state.bytes = kept
+        }
+    }
+
+    /// Empties the open file for a body that starts over.
+    func restart() throws(BulkFileError) {
+        try state.withLock { (state) throws(BulkFileError) in
+            guard state.descriptor >= 0, let path = state.path else { return }
+            guard ftruncate(state.descriptor, 0) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
+            guard lseek(state.descriptor, 0, SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            state.bytes = 0
+            try Self.makeDigests(&state, extra: extraAlgorithm)
+        }
+    }
+
+    /// Appends `data` to the file and to the digests.
+    func append(_ data: Data) throws(BulkFileError) {
+        try state.withLock { (state) throws(BulkFileError) in
+            guard state.descriptor >= 0, let path = state.path else { throw BulkFileError("the partial file is not open") }
+            let descriptor = state.descriptor
+            let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += written
+                }
+                return nil
+            }
+            if let failure { throw BulkFileError("write", path: path, errno: failure) }
+            data.withUnsafeBytes { buffer in
+                state.sha256?.update(buffer)
+                state.extra?.update(buffer)
+            }
+            state.bytes += Int64(data.count)
+        }
+    }
+
+    /// Flushes what was written to the disk (`fdatasync`), so a sidecar written afterwards
+    /// never counts bytes a crash could lose.
+    func flush() {
+        state.withLock { if $0.descriptor >= 0 { _ = fdatasync($0.descriptor) } }
+    }
+
+    /// Flushes and closes the file, and hands out its digests: SHA-256, and the entry's
+    /// checksum function's when that is another. The writer can be opened again.
+    func finish() throws(BulkFileError) -> (bytes: Int64, sha256: String, extra: String?) {
+        try state.withLock { (state) throws(BulkFileError) in
+            guard state.descriptor >= 0, let path = state.path else { throw BulkFileError("the partial file is not open") }
+            defer {
+                close(state.descriptor)
+                state.descriptor = -1
+            }
+            guard fsync(state.descriptor) == 0 else { throw BulkFileError("flush", path: path, errno: errno) }
+            let sha256 = state.sha256?.finish() ?? ""
+            let extra = state.extra?.finish()
+            state.sha256 = nil
+            state.extra = nil
+            return (state.bytes, sha256, extra)
+        }
+    }
+
+    /// Closes the file, if it is open, keeping it as it is.
+    func closeFile() {
+        state.withLock { state in
+            if state.descriptor >= 0 {
+                _ = fdatasync(state.descriptor)
+                close(state.descriptor)
+            }
+            state.descriptor = -1
+        }
+    }
+
+    private static func makeDigests(_ state: inout State, extra: BulkChecksum.Algorithm?) throws(BulkFileError) {
+        do throws(BulkDigestError) {
+            state.sha256 = try BulkLibcryptoDigest(.sha256)
+            state.extra = try extra.map { (algorithm) throws(BulkDigestError) in try BulkLibcryptoDigest(algorithm) }
+        } catch {
+            throw BulkFileError(error.description)
+        }
+    }
+
+    /// Feeds the first `count` bytes of the file to fresh digests.
+    private static func rehash(_ state: inout State, upTo count: Int64) throws(BulkFileError) {
+        guard count > 0, let path = state.path else { return }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while offset < count {
+            let wanted = Int(min(Int64(buffer.count), count - offset))
+            let read = buffer.withUnsafeMutableBytes { pread(state.descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw BulkFileError("read", path: path, errno: errno)
+            }
+            guard read > 0 else { throw BulkFileError("\(path) ended before byte \(count)") }
+            buffer.withUnsafeBytes { whole in
+                let slice = UnsafeRawBufferPointer(rebasing: whole[0..<read])
+                state.sha256?.update(slice)
+                state.extra?.update(slice)
+            }
+            offset += Int64(read)
+        }
+    }
+}
+
+/// `open(2)` of a partial file for reading and writing, created `0644` if missing, never
+/// through a symbolic link. (A free function: inside `BulkPartWriter`, `open` is the method.)
+private func openPartFile(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+}

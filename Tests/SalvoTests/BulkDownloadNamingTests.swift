@@ -1,0 +1,68 @@
+import XCTest
+@testable import Salvo
+
+/// How a bulk run names files: collisions get ` (1)`, and a server's name never leaves the
+/// output directory.
+final class BulkDownloadNamingTests: XCTestCase {
+    func testCollidingNamesGetNumberedBeforeTheExtension() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let small = try TestServers.shared.url(.nginx, "/small")
+        let hundred = try TestServers.shared.url(.nginx, "/100k.bin")
+        let entries = [
+            BulkEntry(uris: [small], outputName: "a.txt"),
+            BulkEntry(uris: [hundred], outputName: "a.txt"),
+            BulkEntry(uris: [small], outputName: "a.txt"),
+            BulkEntry(uris: [small]),
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/small?second")]),
+        ]
+        // One file at a time: the order of claims is the order of the list.
+        let log = BulkEventLog()
+        let summary = await BulkDownloader(options: BulkDownloadFixtures.options(output, filesInFlight: 1))
+            .run(next: BulkDownloadFixtures.source(entries), onEvent: log.record)
+        XCTAssertEqual(summary.succeeded, 5)
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["a (1).txt", "a (2).txt", "a.txt", "small", "small (1)"])
+        let docroot = try TestServers.shared.docroot
+        let smallBytes = try Data(contentsOf: docroot.appendingPathComponent("small"))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("a.txt")), smallBytes)
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("a (1).txt")),
+                       try Data(contentsOf: docroot.appendingPathComponent("100k.bin")))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("a (2).txt")), smallBytes)
+        XCTAssertEqual(log.results.map { $0.path?.lastPathComponent },
+                       ["a.txt", "a (1).txt", "a (2).txt", "small", "small (1)"])
+    }
+
+    func testNumberedNamesKeepTheExtensionAndLeadingDots() {
+        XCTAssertEqual(BulkNameClaims.numbered("a.txt", 1), "a (1).txt")
+        XCTAssertEqual(BulkNameClaims.numbered("archive.tar.gz", 2), "archive.tar (2).gz")
+        XCTAssertEqual(BulkNameClaims.numbered(".profile", 1), ".profile (1)")
+        XCTAssertEqual(BulkNameClaims.numbered("dir.d/file", 1), "dir.d/file (1)")
+    }
+
+    func testHostileServerNamesStayInsideTheDirectory() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func plain(_ path: String, cd: String?) throws -> URL {
+            guard let cd else { return try TestServers.shared.url(.fault, path) }
+            let encoded = try XCTUnwrap(cd.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            return try TestServers.shared.url(.fault, path + "?cd=" + encoded)
+        }
+        let entries = [
+            BulkEntry(uris: [try plain("/plain/one", cd: "attachment; filename=\"../../x\"")]),
+            BulkEntry(uris: [try plain("/plain/two", cd: "attachment; filename*=UTF-8''..%2F..%2Fstar")]),
+            BulkEntry(uris: [try plain("/plain/three", cd: "attachment; filename=\"..\"")]),
+            BulkEntry(uris: [try plain("/plain/..%2F..%2Fescape", cd: nil)]),
+            BulkEntry(uris: [try plain("/plain/%2e%2e", cd: nil)]),
+        ]
+        let log = BulkEventLog()
+        let summary = await BulkDownloader(options: BulkDownloadFixtures.options(output, filesInFlight: 1))
+            .run(next: BulkDownloadFixtures.source(entries), onEvent: log.record)
+        XCTAssertEqual(summary.succeeded, 5, "\(log.results.map(\.outcome))")
+        // "..": Content-Disposition gives nothing usable, so the URL's name ("three") is used;
+        // "%2e%2e" leaves nothing usable at all.
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["escape", "index.html", "star", "three", "x"])
+        XCTAssertEqual(BulkDownloadFixtures.listing(root), ["out"], "a file was written outside the output directory")
+        XCTAssertEqual(BulkDownloadFixtures.listing(root.deletingLastPathComponent()).filter { $0 == "x" || $0 == "star" }, [])
+        XCTAssertEqual(try String(contentsOf: output.appendingPathComponent("x"), encoding: .utf8), "plain\n")
+    }
+}
