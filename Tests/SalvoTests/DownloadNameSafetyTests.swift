@@ -25,6 +25,9 @@ final class DownloadNameSafetyTests: XCTestCase {
         XCTAssertEqual(NetworkFileName.sanitized("re\u{0}port\u{7}.pdf"), "report.pdf")
         XCTAssertEqual(NetworkFileName.sanitized("evil\u{202E}fdp.exe"), "evilfdp.exe")
         XCTAssertEqual(NetworkFileName.sanitized("  spaced name.txt  "), "spaced name.txt")
+        // A separator followed by a combining mark is still a separator (found by fuzzing).
+        XCTAssertEqual(NetworkFileName.sanitized("../\u{301}evil"), "\u{301}evil")
+        XCTAssertEqual(NetworkFileName.sanitized("..\\\u{301}evil"), "\u{301}evil")
         XCTAssertEqual(NetworkFileName.sanitized("report.pdf"), "report.pdf")
         for unusable in ["", ".", "..", "/", "a/..", "x/", "\u{1}\u{2}", "   "] {
             XCTAssertNil(NetworkFileName.sanitized(unusable), unusable.debugDescription)
@@ -39,6 +42,7 @@ final class DownloadNameSafetyTests: XCTestCase {
         XCTAssertEqual(NetworkFileName.fromContentDisposition("attachment; filename=\"../../evil\""), "evil")
         XCTAssertEqual(NetworkFileName.fromContentDisposition("attachment; filename=plain.txt; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"), "résumé.pdf")
         XCTAssertEqual(NetworkFileName.fromContentDisposition("attachment; filename*=UTF-8''..%2F..%2Fx"), "x")
+        XCTAssertEqual(NetworkFileName.fromContentDisposition("attachment; filename*=UTF-8''..%2F%CC%81evil"), "\u{301}evil")
         XCTAssertEqual(NetworkFileName.fromContentDisposition("attachment; filename=\"..\"; filename*=UTF-8''%2e%2e"), nil)
         XCTAssertNil(NetworkFileName.fromContentDisposition("inline"))
     }

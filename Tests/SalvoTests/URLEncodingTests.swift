@@ -124,6 +124,10 @@ final class URLEncodingTests: XCTestCase {
         XCTAssertEqual(try query(["s": Substring("sub")]), "s=sub")
         XCTAssertEqual(try query(["ch": Character("é")]), "ch=%C3%A9")
         XCTAssertEqual(try query(["n": NSNull()]), "n=%3Cnull%3E")
+        // Foundation traps describing a NaN date (found by fuzzing); it is written as an
+        // infinite one is.
+        XCTAssertEqual(try query(["d": Date(timeIntervalSinceReferenceDate: .nan)]), "d=%3Cdescription%20unavailable%3E")
+        XCTAssertEqual(try query(["d": Date(timeIntervalSinceReferenceDate: .infinity)]), "d=%3Cdescription%20unavailable%3E")
     }
 
     func testOptionalValuesAreWrittenAsAlamofireWritesThem() throws {

@@ -15,10 +15,17 @@ enum NetworkFileName {
     /// trimmed, cut to `maximumLength` bytes; `nil` when nothing usable is left (empty, `.`
     /// or `..`).
     static func sanitized(_ raw: String) -> String? {
+        // Separators are found scalar by scalar: compared as Characters, "/" followed by a
+        // combining mark is one grapheme that is not "/", and "..%2F%CC%81x" kept its slash.
         // Both separators: a name meant for another system may use the backslash.
-        let last = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last ?? ""
         var kept = String.UnicodeScalarView()
-        for scalar in last.unicodeScalars where !isControl(scalar) { kept.append(scalar) }
+        for scalar in raw.unicodeScalars {
+            if scalar == "/" || scalar == "\\" {
+                kept.removeAll()
+            } else if !isControl(scalar) {
+                kept.append(scalar)
+            }
+        }
         var name = String(kept).trimmingCharacters(in: .whitespaces)
         if name.utf8.count > maximumLength { name = truncated(name, to: maximumLength) }
         guard !name.isEmpty, name != ".", name != ".." else { return nil }

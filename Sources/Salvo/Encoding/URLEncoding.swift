@@ -224,6 +224,9 @@ public struct URLEncoding: ParameterEncoding {
             } else {
                 body(key, "\(number)")
             }
+        case let date as Date where !date.timeIntervalSinceReferenceDate.isFinite:
+            // Foundation traps describing a NaN date; an infinite one it writes this way.
+            body(key, "<description unavailable>")
         default:
             body(key, "\(value)")
         }
