@@ -6,6 +6,7 @@ enum ToolHelp {
 
     Downloads many files over HTTP and HTTPS at once. Each file is written as NAME.part,
     verified, then renamed, so a name in the output directory always holds a complete file.
+    A URL given as an argument is one file; -o and --checksum apply to a single one.
 
     Input:
       -i, --input-file FILE     URL list in aria2's input-file format (below); '-' reads
@@ -26,13 +27,17 @@ enum ToolHelp {
     Connections:
       -j, --max-concurrent-downloads N   files in flight at once (default 16; 1-10000)
       -x, --max-connection-per-server N  connections to one host (default 8; 1-64)
-      -s, --split N             ranges of one file fetched at once (default 1; 1-64)
+      -s, --split N             ranges of one file fetched at once (default 1; 1-64).
+                                Not applied yet in this build: each file uses one
+                                connection, and a value over 1 prints a warning.
           --header "Name: value"         extra request header; repeatable (a later one
                                          of the same name replaces an earlier one)
           --max-download-limit RATE      bytes per second for each file
           --max-overall-download-limit RATE  bytes per second for the whole run
                                 RATE is a whole number with an optional K (x1024) or
-                                M (x1048576) suffix, in any case; 0 means no limit (default)
+                                M (x1048576) suffix, in any case; 0 means no limit (default).
+                                Neither limit is applied yet in this build: a limit other
+                                than 0 prints a warning and the download runs unlimited.
 
     Retries and timeouts:
           --max-tries N         attempts per file, the first included (default 5; 0 = no limit)
@@ -44,11 +49,29 @@ enum ToolHelp {
                                 checksum mismatch.
 
     Reporting:
-          --json                JSON lines on standard output, one event per line
-          --manifest FILE       when the run ends, one JSON line per file written to FILE
-      -q, --quiet               no progress display and no notices
+          --json                JSON lines on standard output, one event per line, each with
+                                an "event" field: start, progress (at most two a second per
+                                file), retry (attempt, delay, reason), done (path, bytes,
+                                sha256, attempts, seconds), error (reason), cancelled (Ctrl-C;
+                                path of the kept partial file) and summary, last
+          --manifest FILE       when the run ends, one JSON line per file written to FILE:
+                                url, path, bytes, sha256, attempts, seconds, status (done,
+                                failed, interrupted) and reason for a failed file
+      -q, --quiet               no progress display and no notices: only errors, and the
+                                summary's failure lines on standard error
           --help                print this help and exit
           --version             print the version and exit
+
+      On a terminal, one overall line (files done of those started so far, bytes, rate, and
+      the ETA once every file has started and told its size) and a line per file in flight
+      are redrawn in place up to ten times a second. Otherwise (a pipe, a log) each file
+      prints one line as it ends, 'done  PATH  BYTES' or 'FAILED URL: REASON'. Both end with
+      a summary: files done, failed and skipped, bytes, time, mean rate, and each failure.
+
+    Ctrl-C:
+      The first starts no new file and stops the files in flight, keeping each as NAME.part
+      (continue it later with -c); the summary is printed and salvo exits with 130. A second
+      Ctrl-C exits with 130 at once.
 
     Options take their value as '--opt=value', '--opt value', '-j4' or '-j 4'. Flags may be
     grouped ('-cq'). '--' ends the options: every later argument is a URL.
@@ -75,12 +98,15 @@ enum ToolHelp {
       header=Name: value (repeatable). Lines starting with '#' are comments; blank lines are
       skipped; CRLF line ends and a UTF-8 byte order mark are accepted. An option before any
       entry, an unknown or malformed option, a bad checksum, URL or header stops the run
-      before anything is downloaded, naming the file and line.
+      before anything is downloaded, naming the file and line. A list read from standard
+      input or a pipe is checked as it streams: at a bad line no further file starts, the
+      files in flight finish, and salvo exits with 2 naming the line.
 
     Exit status:
       0    every file downloaded and verified
       1    some files failed; the others were kept
-      2    usage or input-list error; nothing was downloaded
+      2    usage or input-list error; nothing was downloaded (from a streamed list,
+           nothing after the bad line)
       130  interrupted by Ctrl-C
     """
 }

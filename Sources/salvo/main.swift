@@ -1,13 +1,18 @@
 import Foundation
 import Salvo
 
-// A thin command line: parsing lives in the library (BulkToolArguments) where it is unit
-// tested; this file only maps its outcomes to output and exit statuses.
+// A thin command line: parsing lives in the library (BulkToolArguments) and downloading in
+// BulkDownloader, where both are tested; this file maps their outcomes to output and exit
+// statuses.
+
+// Before anything else, so a Ctrl-C during start-up cannot kill the process before the
+// run's own handler takes over.
+ToolInterrupt.ignoreDefaultAction()
 
 func fail(_ message: String, status: ToolExitStatus, suggestHelp: Bool = false) -> Never {
     var text = "salvo: \(message)\n"
     if suggestHelp { text += "Try 'salvo --help'.\n" }
-    FileHandle.standardError.write(Data(text.utf8))
+    ToolOutput.error(text)
     exit(status.rawValue)
 }
 
@@ -30,18 +35,5 @@ case .download:
     break
 }
 
-// A list in a file is checked whole before anything starts, so a typo on line 90,000 does
-// not leave a half-finished run. Standard input can be read only once and is left to the
-// downloader, which reads it as a stream.
-if let path = arguments.inputFile, path != "-" {
-    do {
-        let reader = try BulkInputReader(contentsOfFile: path)
-        while try reader.next() != nil {}
-    } catch {
-        let location = error.line > 0 ? "\(path):\(error.line)" : path
-        fail("\(location): \(error.reason)", status: .usage)
-    }
-}
-
-fail("downloading is not available in this build yet (the bulk downloader has not landed); nothing was downloaded",
-     status: .someFailed)
+let status = await ToolRun(arguments: arguments).run()
+exit(status.rawValue)

@@ -114,8 +114,20 @@ final class SalvoCommandLineTests: XCTestCase {
     }
 
     func testShardAutoReadsTheProcessEnvironment() throws {
-        let outcome = try run(["--shard", "auto", "http://a.example/"], environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2"])
-        XCTAssertEqual(outcome.status, 1, "parsed, then stopped for want of a downloader: \(outcome.standardError)")
+        // Slurm tasks 0 and 1 of 2 over one URL: exactly one of them downloads it.
+        let url = try TestServers.shared.url(.nginx, "/small").absoluteString
+        var downloads = 0
+        for task in ["0", "1"] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-cli-\(UUID().uuidString)")
+            addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+            var environment = ProcessInfo.processInfo.environment
+            environment["SLURM_ARRAY_TASK_ID"] = task
+            environment["SLURM_ARRAY_TASK_COUNT"] = "2"
+            let outcome = try run(["--shard", "auto", "-d", directory.path, url], environment: environment)
+            XCTAssertEqual(outcome.status, 0, outcome.standardError)
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("small").path) { downloads += 1 }
+        }
+        XCTAssertEqual(downloads, 1)
     }
 
     func testMalformedListLineExitsTwoNamingFileAndLine() throws {
@@ -130,16 +142,13 @@ final class SalvoCommandLineTests: XCTestCase {
         XCTAssertEqual(missing.standardError, "salvo: /nonexistent/salvo-list.txt: cannot open: No such file or directory\n")
     }
 
-    func testValidRunSaysDownloadingIsUnavailableAndExitsOne() throws {
-        let list = try temporaryFile("https://a.example/1\n  checksum=sha-1=a94a8fe5ccb19ba61c4c0873d391e987982fbbd3\n")
-        // Standard input is left to the downloader's stream, so '-' is not read up front.
-        for arguments in [["-i", list.path], ["https://a.example/x"], ["-i", "-"]] {
-            let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 1, "\(arguments)")
-            XCTAssertEqual(outcome.standardOutput, "", "\(arguments)")
-            XCTAssertEqual(outcome.standardError,
-                           "salvo: downloading is not available in this build yet (the bulk downloader has not landed); nothing was downloaded\n")
-        }
+    func testEmptyStandardInputListDownloadsNothingAndExitsZero() throws {
+        // Standard input is read as a stream, not checked up front; empty, it is a run of
+        // no files.
+        let outcome = try run(["-i", "-", "-d", FileManager.default.temporaryDirectory.path])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertEqual(outcome.standardError, "")
+        XCTAssertTrue(outcome.standardOutput.hasPrefix("summary: 0 done, 0 failed, 0 skipped; 0 bytes"), outcome.standardOutput)
     }
 }
 

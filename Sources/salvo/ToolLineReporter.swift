@@ -1,0 +1,46 @@
+import Salvo
+import Synchronization
+
+/// The display when standard output is not a terminal (a log, a pipe, CI): one line per
+/// finished file, then the summary; with `-q`, only the summary's failure lines, on
+/// standard error.
+final class ToolLineReporter: ToolReporter {
+    private let quiet: Bool
+    /// The summary's failures; the lock also keeps lines from two files from interleaving.
+    private let summary = Mutex(ToolSummary())
+
+    init(quiet: Bool) {
+        self.quiet = quiet
+    }
+
+    func handle(_ event: BulkDownloader.Event) {
+        guard case let .finished(result) = event else { return }
+        summary.withLock { summary in
+            summary.record(result)
+            if !quiet { ToolOutput.out(Self.line(result) + "\n") }
+        }
+    }
+
+    func finish(_ runSummary: BulkDownloader.Summary) {
+        summary.withLock { summary in
+            if quiet {
+                for line in summary.failureLines { ToolOutput.error(line + "\n") }
+            } else {
+                ToolOutput.out(summary.lines(runSummary).map { $0 + "\n" }.joined())
+            }
+        }
+    }
+
+    /// `done  PATH  BYTES`, `FAILED URL: REASON` or `stopped  URL  partial PATH`.
+    static func line(_ result: BulkDownloader.FileResult) -> String {
+        switch result.outcome {
+        case .succeeded:
+            return "done  \(result.path?.path ?? "?")  \(result.bytes)"
+        case let .failed(reason):
+            return ToolSummary.failureLine(result, reason: reason)
+        case .cancelled:
+            let kept = result.path.map { "  partial \($0.path) kept for --continue" } ?? ""
+            return "stopped  \(ToolSummary.url(of: result))\(kept)"
+        }
+    }
+}
