@@ -12,7 +12,8 @@ enum ToolDownloadSettings {
             outputDirectory: URL(fileURLWithPath: directory, isDirectory: true),
             filesInFlight: arguments.maxConcurrentDownloads, connectionsPerHost: arguments.maxConnectionsPerServer,
             continuePartial: arguments.continuePartial, maxTries: arguments.maxTries, retryWait: arguments.retryWait,
-            timeout: arguments.timeout, connectTimeout: arguments.connectTimeout, headers: arguments.headers)
+            timeout: arguments.timeout, connectTimeout: arguments.connectTimeout, headers: arguments.headers,
+            split: arguments.split, maximumRatePerFile: arguments.maxDownloadLimit)
     }
 
     /// One entry per URL argument; `-o` and `--checksum` belong to the single URL (the parser
@@ -25,12 +26,6 @@ enum ToolDownloadSettings {
     /// for a rate limit must not believe one is in force.
     static func warnings(_ arguments: BulkToolArguments) -> [String] {
         var warnings: [String] = []
-        if arguments.split > 1 {
-            warnings.append("warning: --split \(arguments.split) is not applied yet in this build; each file is fetched over one connection")
-        }
-        if !arguments.maxDownloadLimit.isUnlimited {
-            warnings.append("warning: --max-download-limit is not applied yet in this build; files are not rate-limited")
-        }
         if !arguments.maxOverallDownloadLimit.isUnlimited {
             warnings.append("warning: --max-overall-download-limit is not applied yet in this build; the run is not rate-limited")
         }

@@ -27,17 +27,20 @@ enum ToolHelp {
     Connections:
       -j, --max-concurrent-downloads N   files in flight at once (default 16; 1-10000)
       -x, --max-connection-per-server N  connections to one host (default 8; 1-64)
-      -s, --split N             ranges of one file fetched at once (default 1; 1-64).
-                                Not applied yet in this build: each file uses one
-                                connection, and a value over 1 prints a warning.
+      -s, --split N             ranges of one file fetched at once (default 1; 1-64), each
+                                over its own request, written at its place in NAME.part
+                                (ranges of at least 64 KiB). The first request asks for one
+                                byte to learn the length; a server that ignores ranges sends
+                                the whole file on that one connection, with a notice.
           --header "Name: value"         extra request header; repeatable (a later one
                                          of the same name replaces an earlier one)
           --max-download-limit RATE      bytes per second for each file
           --max-overall-download-limit RATE  bytes per second for the whole run
                                 RATE is a whole number with an optional K (x1024) or
                                 M (x1048576) suffix, in any case; 0 means no limit (default).
-                                Neither limit is applied yet in this build: a limit other
-                                than 0 prints a warning and the download runs unlimited.
+                                With -s N, each range of a file gets RATE/N. The overall
+                                limit is not applied yet in this build: a value other than
+                                0 prints a warning and the run is not limited as a whole.
 
     Retries and timeouts:
           --max-tries N         attempts per file, the first included (default 5; 0 = no limit)
@@ -51,7 +54,8 @@ enum ToolHelp {
     Reporting:
           --json                JSON lines on standard output, one event per line, each with
                                 an "event" field: start, progress (at most two a second per
-                                file), retry (attempt, delay, reason), done (path, bytes,
+                                file), retry (attempt, delay, reason), single_connection
+                                (reason: -s could not cut the file into ranges), done (path, bytes,
                                 sha256, attempts, seconds), error (reason), cancelled (Ctrl-C;
                                 path of the kept partial file) and summary, last
           --manifest FILE       when the run ends, one JSON line per file written to FILE:

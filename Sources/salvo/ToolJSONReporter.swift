@@ -49,6 +49,10 @@ final class ToolJSONReporter: ToolReporter {
             line.add("delay", delay)
             line.add("reason", reason)
             return line
+        case let .rangesUnavailable(file, reason):
+            var line = Self.fileLine("single_connection", file)
+            line.add("reason", reason)
+            return line
         case let .finished(result):
             lastProgress[result.file.index] = nil
             return Self.finishedLine(result)

@@ -14,6 +14,10 @@ final class ToolLineReporter: ToolReporter {
     }
 
     func handle(_ event: BulkDownloader.Event) {
+        if case let .rangesUnavailable(file, reason) = event {
+            if !quiet { summary.withLock { _ in ToolOutput.out(Self.singleConnectionLine(file, reason: reason) + "\n") } }
+            return
+        }
         guard case let .finished(result) = event else { return }
         summary.withLock { summary in
             summary.record(result)
@@ -29,6 +33,11 @@ final class ToolLineReporter: ToolReporter {
                 ToolOutput.out(summary.lines(runSummary).map { $0 + "\n" }.joined())
             }
         }
+    }
+
+    /// `one connection  URL: REASON`, for a file `--split` could not cut into ranges.
+    static func singleConnectionLine(_ file: BulkDownloader.File, reason: String) -> String {
+        "one connection  \(file.entry.uris.first?.absoluteString ?? "?"): \(reason)"
     }
 
     /// `done  PATH  BYTES`, `FAILED URL: REASON` or `stopped  URL  partial PATH`.

@@ -64,6 +64,8 @@ final class ToolTerminalReporter: ToolReporter {
                 state.active[file.index]?.total = total
             case .retrying:
                 break
+            case let .rangesUnavailable(file, reason):
+                state.scrolled.append(ToolLineReporter.singleConnectionLine(file, reason: reason))
             case let .finished(result):
                 state.active[result.file.index] = nil
                 state.summary.record(result)

@@ -187,16 +187,28 @@ final class SalvoToolDownloadTests: XCTestCase {
         XCTAssertFalse(BulkDownloadFixtures.listing(output).contains("100k.bin"), "an entry after the bad line was started")
     }
 
-    func testOptionsNotAppliedYetAreWarnedAboutAndTheDownloadStillRuns() throws {
+    /// `-s` and `--max-download-limit` are applied and say nothing; only the overall limit,
+    /// which this build does not apply, is warned about.
+    func testOnlyTheOverallLimitIsWarnedAboutAndTheDownloadStillRuns() throws {
         let outcome = try SalvoToolProcess.run(["-d", output.path, "-s", "4", "--max-download-limit", "1M",
-                                                "--max-overall-download-limit", "2M", try nginx("/small")])
+                                                "--max-overall-download-limit", "2M", try nginx("/small"), try nginx("/1m.bin")])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
         XCTAssertEqual(outcome.standardError, """
-            salvo: warning: --split 4 is not applied yet in this build; each file is fetched over one connection
-            salvo: warning: --max-download-limit is not applied yet in this build; files are not rate-limited
             salvo: warning: --max-overall-download-limit is not applied yet in this build; the run is not rate-limited
 
             """)
-        try assertDownloaded(["small": "small"])
+        try assertDownloaded(["small": "small", "1m.bin": "1m.bin"])
+    }
+
+    /// With `-s`, a server that ignores ranges gets one line saying the file came over one
+    /// connection, and the file still downloads.
+    func testSplitAgainstAServerIgnoringRangesPrintsOneNotice() throws {
+        let url = try TestServers.shared.url(.fault, "/no-ranges?size=200000").absoluteString
+        let outcome = try SalvoToolProcess.run(["-d", output.path, "-s", "4", "-o", "n.bin", url])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        let notices = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("one connection  ") }
+        XCTAssertEqual(notices, ["one connection  \(url): the server does not support ranges (it answered with the whole file)"],
+                       outcome.standardOutput)
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("n.bin")), BulkDownloadFixtures.flakyBytes(200_000))
     }
 }

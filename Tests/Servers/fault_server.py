@@ -57,6 +57,15 @@ Routes (query parameters in brackets):
                                flaky_file_bytes(N) with ETag "slow", honouring
                                "Range: bytes=S-" with a 206 as /flaky-file does, the body sent
                                in C pieces (default 10) one every MS milliseconds (default 200)
+    /ranged-count?key=K&size=N[&chunks=C&interval=MS]
+                               flaky_file_bytes(N) with ETag "rc" and Accept-Ranges: bytes,
+                               honouring "Range: bytes=A-B" and "bytes=A-" with a 206 (416
+                               past the end), and If-Range: a value other than "rc" gets
+                               the whole file; counts each request under K with its Range.
+                               With C, the body goes in C pieces, one every MS milliseconds
+                               (default 200)
+    /ranged-count-hits?key=K   JSON {"key": K, "requests": n, "ranges": [...]}: the requests
+                               /ranged-count has seen for K and each one's Range ("" for none)
     /wrong-range               206 with ETag "w" and Content-Range bytes 0-9/10 whatever
                                Range was asked for (a range answer that does not
                                continue the client's partial file)
@@ -134,6 +143,33 @@ FLAKY = {}
 def flaky_file_bytes(size):
     """The content /flaky-file serves: varied, so a misplaced range shows."""
     return bytes((i * 31 + (i >> 8)) & 0xFF for i in range(size))
+
+
+# The Range header of each request seen per /ranged-count key.
+RANGED = {}
+
+
+def ranged_count(query, headers):
+    """/ranged-count's answer: a file that honours byte ranges, counting what was asked."""
+    key = query.get("key", [""])[0]
+    size = int_param(query, "size", 1000, minimum=0)
+    range_header = headers.get("range", "")
+    RANGED.setdefault(key, []).append(range_header)
+    body = flaky_file_bytes(size)
+    extra = ('ETag: "rc"', "Accept-Ranges: bytes")
+    if_range = headers.get("if-range")
+    if not range_header.startswith("bytes=") or (if_range is not None and if_range != '"rc"'):
+        return response(200, "OK", body, "application/octet-stream", extra=extra)
+    first, _, last = range_header[6:].partition("-")
+    try:
+        start = int(first)
+        end = min(int(last), size - 1) if last else size - 1
+    except ValueError:
+        return response(200, "OK", body, "application/octet-stream", extra=extra)
+    if start >= size or end < start:
+        return response(416, "Range Not Satisfiable", b"", extra=extra + (f"Content-Range: bytes */{size}",))
+    return response(206, "Partial Content", body[start:end + 1], "application/octet-stream",
+                    extra=extra + (f"Content-Range: bytes {start}-{end}/{size}",))
 
 
 # Requests seen per /fail-twice key. One event loop thread: no lock needed.
@@ -440,6 +476,22 @@ async def handle_request(method, target, headers, reader, writer, served):
             if index:
                 await asyncio.sleep(interval)  # the pacing is the point of this route
             await send(writer, rest[index:index + step])
+    elif path == "/ranged-count":
+        answer = ranged_count(query, headers)
+        chunks = int_param(query, "chunks", 1, minimum=1)
+        interval = int_param(query, "interval", 200, minimum=0) / 1000.0
+        head_end = answer.index(b"\r\n\r\n") + 4
+        await send(writer, answer[:head_end])
+        body = answer[head_end:]
+        step = max(1, -(-len(body) // chunks))
+        for index in range(0, len(body), step):
+            if index:
+                await asyncio.sleep(interval)  # the pacing is the point of this option
+            await send(writer, body[index:index + step])
+    elif path == "/ranged-count-hits":
+        key = query.get("key", [""])[0]
+        ranges = RANGED.get(key, [])
+        writer.write(json_response(200, "OK", {"key": key, "requests": len(ranges), "ranges": ranges}))
     elif path == "/wrong-range":
         writer.write(response(206, "Partial Content", b"0123456789",
                               extra=("ETag: \"w\"", "Content-Range: bytes 0-9/10")))

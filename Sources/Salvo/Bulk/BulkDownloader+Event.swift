@@ -19,8 +19,8 @@ extension BulkDownloader {
         }
     }
 
-    /// What a run reports, in order for each file: `started`, any `progress` and `retrying`,
-    /// then `finished`; and `summary` once, last.
+    /// What a run reports, in order for each file: `started`, any `progress`, `retrying` and
+    /// `rangesUnavailable`, then `finished`; and `summary` once, last.
     public enum Event: Sendable {
         /// The file's first attempt is starting.
         case started(File)
@@ -30,6 +30,10 @@ extension BulkDownloader {
         /// An attempt failed for `reason`; attempt number `attempt` (counted over the file's
         /// URIs, from 1) starts after `delay` seconds.
         case retrying(File, attempt: Int, reason: String, delay: TimeInterval)
+        /// The file is fetched over one connection although `Options.split` asked for
+        /// ranges: `reason` says why (the server ignores ranges, or its range answer gives no
+        /// length or validator). At most once per file.
+        case rangesUnavailable(File, reason: String)
         /// The file is done: downloaded, failed or left to be continued.
         case finished(FileResult)
         /// The run is over.

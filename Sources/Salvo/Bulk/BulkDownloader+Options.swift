@@ -28,6 +28,38 @@ extension BulkDownloader {
         /// Headers sent with every request; an entry's own headers of the same name win.
         /// None by default.
         public var headers: HTTPHeaders
+        /// Ranges of one file fetched at once, each over its own request (aria2's `-s`).
+        /// 1 by default: each file is fetched whole. At most 64.
+        ///
+        /// With more than 1, a file's first request asks for its first byte only
+        /// (`Range: bytes=0-0`). When the answer is a 206 that gives the file's length and a
+        /// validator (a strong `ETag` or a `Last-Modified`), the file is cut into `split`
+        /// ranges of nearly equal length (fewer for a small file: none shorter than
+        /// `minimumRangeLength`), fetched at once on the downloader's session with `Range`
+        /// and `If-Range`, each written at its own offset of the one `NAME.part`; its sidecar
+        /// records each range's progress, so `continuePartial` asks only for what is missing
+        /// of each. When the server answers with the whole file (it ignores ranges), that
+        /// answer is the download, on one connection, and a `rangesUnavailable` event says so.
+        public var split: Int
+        /// The most bytes per second one file receives (aria2's `--max-download-limit`);
+        /// `BulkRate.unlimited` (the default) for no limit.
+        ///
+        /// Applied by libcurl to each request of the session
+        /// (`TransportConfiguration.maximumReceiveRate`). With `split` above 1, each request
+        /// gets the limit divided by `split` (rounded up), so a file fetched in ranges keeps
+        /// to it as a whole; a file the server will not split then gets that share alone.
+        public var maximumRatePerFile: BulkRate
+
+        /// The shortest range a file is cut into when it is fetched in ranges: 64 KiB.
+        public static let minimumRangeLength: Int64 = 64 * 1024
+
+        /// The limit each request of the session gets for `maximumRatePerFile` and `split`,
+        /// in bytes per second; 0 for none.
+        public var maximumRatePerRequest: Int64 {
+            let rate = maximumRatePerFile.bytesPerSecond
+            let parts = Int64(max(1, min(split, 64)))
+            return rate == 0 ? 0 : (rate + parts - 1) / parts
+        }
 
         /// Creates options.
         ///
@@ -41,9 +73,12 @@ extension BulkDownloader {
         ///   - timeout: The stall timeout in seconds. 60 by default.
         ///   - connectTimeout: The connect timeout in seconds. 60 by default.
         ///   - headers: Headers for every request. None by default.
+        ///   - split: Ranges of one file fetched at once, 1 to 64. 1 by default.
+        ///   - maximumRatePerFile: The most bytes per second for one file. Unlimited by default.
         public init(outputDirectory: URL, filesInFlight: Int = 16, connectionsPerHost: Int = 8,
                     continuePartial: Bool = false, maxTries: Int = 5, retryWait: TimeInterval = 1,
-                    timeout: TimeInterval = 60, connectTimeout: TimeInterval = 60, headers: HTTPHeaders = HTTPHeaders()) {
+                    timeout: TimeInterval = 60, connectTimeout: TimeInterval = 60, headers: HTTPHeaders = HTTPHeaders(),
+                    split: Int = 1, maximumRatePerFile: BulkRate = .unlimited) {
             self.outputDirectory = outputDirectory
             self.filesInFlight = filesInFlight
             self.connectionsPerHost = connectionsPerHost
@@ -53,6 +88,8 @@ extension BulkDownloader {
             self.timeout = timeout
             self.connectTimeout = connectTimeout
             self.headers = headers
+            self.split = split
+            self.maximumRatePerFile = maximumRatePerFile
         }
     }
 }

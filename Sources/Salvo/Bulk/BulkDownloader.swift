@@ -26,6 +26,8 @@ import FoundationNetworking
 /// - With `continuePartial`, an earlier run's `NAME.part` whose sidecar names one of the
 ///   entry's URIs is continued with `Range: bytes=N-` and `If-Range`; a server that answers
 ///   with the whole file (it changed, or ignores ranges) starts it over.
+/// - With `split` above 1, a file whose server honours ranges is fetched as that many ranges
+///   at once, written at their offsets into the one `NAME.part` (see `Options.split`).
 ///
 /// ```swift
 /// let downloader = BulkDownloader(options: .init(outputDirectory: URL(fileURLWithPath: "out")))
@@ -53,7 +55,8 @@ public final class BulkDownloader: Sendable {
     /// The session sends `options.headers` with every request, opens at most
     /// `options.connectionsPerHost` connections to a host, fails a transfer that receives
     /// nothing for `options.timeout` seconds or cannot connect in `options.connectTimeout`,
-    /// and does not decode compressed bodies (a file is saved as the server sends it).
+    /// does not decode compressed bodies (a file is saved as the server sends it), and limits
+    /// each request to `options.maximumRatePerRequest` bytes per second when a rate is given.
     ///
     /// - Parameter options: How to run.
     public init(options: Options) {
@@ -62,7 +65,8 @@ public final class BulkDownloader: Sendable {
         configuration.headers = [.defaultUserAgent]
         configuration.httpMaximumConnectionsPerHost = max(1, options.connectionsPerHost)
         configuration.timeoutIntervalForRequest = options.timeout
-        let transport = TransportConfiguration(connectTimeout: options.connectTimeout, decompressesResponses: false)
+        let transport = TransportConfiguration(connectTimeout: options.connectTimeout, decompressesResponses: false,
+                                               maximumReceiveRate: options.maximumRatePerRequest)
         session = Session(configuration: configuration, transport: transport,
                           rootQueue: DispatchQueue(label: "org.salvo.bulk.rootQueue"))
     }

@@ -21,13 +21,27 @@ final class BulkFileDownload: Sendable {
     typealias Event = BulkDownloader.Event
 
     /// How an attempt ended.
-    private enum AttemptOutcome: Sendable {
+    enum AttemptOutcome: Sendable {
         case completed
         case failed(BulkAttemptFailure)
         case cancelled
+        /// The range probe found ranges: the file is cut into `State.ranges`, to fetch next.
+        case splittable
+        /// The range probe found no usable ranges: the file is fetched whole next.
+        case unsplittable
     }
 
-    private struct State {
+    /// What the next request for a URI is.
+    enum RequestKind {
+        /// The whole file, or the rest of its kept prefix.
+        case whole
+        /// `Range: bytes=0-0`, to learn whether the file can be fetched in ranges.
+        case probe
+        /// The unfinished ranges of `State.ranges`, at once.
+        case ranges
+    }
+
+    struct State {
         /// The claimed path of the file, relative to `directory`, once it is known.
         var name: String?
         /// The response's validators and length, for `If-Range` and the sidecar.
@@ -42,6 +56,12 @@ final class BulkFileDownload: Sendable {
         var lastSidecar: ContinuousClock.Instant?
         /// Whether this run opened the partial file: only then is it this run's to keep or remove.
         var opened = false
+        /// The file's ranges and their progress while it is fetched in ranges (`split`).
+        var ranges: [BulkPartSidecar.Range]?
+        /// URIs whose range probe showed that the file cannot be fetched in ranges.
+        var unsplittable: Set<URL> = []
+        /// Whether `rangesUnavailable` was reported.
+        var reportedSingleConnection = false
     }
 
     /// How often a file's `progress` is reported, at most.
@@ -54,9 +74,9 @@ final class BulkFileDownload: Sendable {
     let options: BulkDownloader.Options
     let claims: BulkNameClaims
     let onEvent: @Sendable (Event) -> Void
-    private let queue: DispatchQueue
-    private let writer: BulkPartWriter
-    private let state = Mutex(State())
+    let queue: DispatchQueue
+    let writer: BulkPartWriter
+    let state = Mutex(State())
 
     init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
          onEvent: @escaping @Sendable (Event) -> Void) {
@@ -91,7 +111,18 @@ final class BulkFileDownload: Sendable {
                 tries += 1
                 attempts += 1
                 lastURI = uri
-                switch await attempt(uri, directory: directory) {
+                let outcome: AttemptOutcome
+                switch requestKind(for: uri) {
+                case .whole: outcome = await attempt(uri, directory: directory, probe: false)
+                case .probe: outcome = await attempt(uri, directory: directory, probe: true)
+                case .ranges: outcome = await rangesAttempt(uri)
+                }
+                switch outcome {
+                case .splittable, .unsplittable:
+                    // The probe only chose how to fetch the file: the download is the next request.
+                    tries -= 1
+                    attempts -= 1
+                    continue
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
                 case .completed:
@@ -151,6 +182,11 @@ final class BulkFileDownload: Sendable {
         if options.continuePartial, let name = state.withLock({ $0.name }) {
             let partPath = directory.appendingPathComponent(name).path + ".part"
             if let sidecar = Self.resumableSidecar(at: partPath, uris: entry.uris) {
+                if options.split > 1, let ranges = sidecar.ranges, let length = sidecar.expectedLength,
+                   BulkPartSidecar.rangesAreValid(ranges, length: length) {
+                    try resumeRanges(sidecar, ranges: ranges, length: length, partPath: partPath)
+                    return directory
+                }
                 try writer.open(partPath, keeping: sidecar.bytesDone)
                 let kept = writer.bytes
                 state.withLock {
@@ -168,7 +204,7 @@ final class BulkFileDownload: Sendable {
 
     /// The sidecar of `partPath` when it can be continued: ours, naming one of `uris`, with a
     /// validator for `If-Range`, beside a regular partial file.
-    private static func resumableSidecar(at partPath: String, uris: [URL]) -> BulkPartSidecar? {
+    static func resumableSidecar(at partPath: String, uris: [URL]) -> BulkPartSidecar? {
         guard let sidecar = BulkPartSidecar.read(at: BulkPartSidecar.path(forPart: partPath)),
               sidecar.ifRange != nil, uris.contains(where: { $0.absoluteString == sidecar.url }) else { return nil }
         var info = stat()
@@ -178,9 +214,12 @@ final class BulkFileDownload: Sendable {
 
     /// One request for the file: the rest of it when bytes of the same URI are kept and a
     /// validator guards them, else all of it.
-    private func attempt(_ uri: URL, directory: URL) async -> AttemptOutcome {
-        var headers = options.headers
-        for header in file.entry.headers { headers.update(header) }
+    ///
+    /// A probe (`probe`) asks for the first byte only: a usable 206 cuts the file into ranges
+    /// (`splittable`), any other 206 or a 416 leaves it whole (`unsplittable`), and a 200 is
+    /// the whole file, taken as this attempt's body.
+    private func attempt(_ uri: URL, directory: URL, probe: Bool) async -> AttemptOutcome {
+        var headers = requestHeaders()
         let kept = writer.bytes
         let (validator, bytesURI) = state.withLock { ($0.etag ?? $0.lastModified, $0.bytesURI) }
         let resumes = kept > 0 && validator != nil && bytesURI == uri
@@ -188,6 +227,8 @@ final class BulkFileDownload: Sendable {
         if resumes, let validator {
             headers.update(name: "Range", value: "bytes=\(kept)-")
             headers.update(name: "If-Range", value: validator)
+        } else if probe {
+            headers.update(name: "Range", value: "bytes=0-0")
         }
         let control = BulkAttemptControl()
         return await withTaskCancellationHandler {
@@ -195,6 +236,18 @@ final class BulkFileDownload: Sendable {
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
                 request.onHTTPResponse(on: queue) { [self] response, decide in
+                    if probe, !resumes {
+                        if response.statusCode == 206 {
+                            if let failure = probed(response, uri: uri, directory: directory, control: control) {
+                                control.fail(failure)
+                                decide(.cancel)
+                            } else {
+                                decide(.allow)
+                            }
+                            return
+                        }
+                        reportSingleConnection(uri, reason: "the server does not support ranges (it answered with the whole file)")
+                    }
                     if let failure = head(response, uri: uri, rangeStart: rangeStart, validator: validator, directory: directory) {
                         control.fail(failure)
                         decide(.cancel)
@@ -205,7 +258,8 @@ final class BulkFileDownload: Sendable {
                 request.responseStream(on: queue) { [self] stream in
                     switch stream.event {
                     case let .stream(.success(data)):
-                        guard !control.hasFailed else { return }
+                        // A probe's byte is not kept: the ranges fetch it again.
+                        guard !control.hasFailed, control.probe == nil else { return }
                         do {
                             try writer.append(data)
                         } catch {
@@ -215,7 +269,7 @@ final class BulkFileDownload: Sendable {
                         }
                         received(data.count, uri: uri)
                     case let .complete(completion):
-                        continuation.resume(returning: outcome(of: completion, control: control))
+                        continuation.resume(returning: outcome(of: completion, control: control, uri: uri, probe: probe && !resumes))
                     }
                 }
                 control.started(request)
@@ -279,7 +333,7 @@ final class BulkFileDownload: Sendable {
     /// The file's name: the one already settled, else the entry's, else the response's
     /// `Content-Disposition`, else the URL's last path component, else `index.html`; claimed
     /// for this run.
-    private func settleName(response: HTTPURLResponse, uri: URL, directory: URL) throws -> String {
+    func settleName(response: HTTPURLResponse, uri: URL, directory: URL) throws -> String {
         if let name = state.withLock({ $0.name }) { return name }
         let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
             ?? Self.urlName(uri) ?? "index.html"
@@ -294,7 +348,7 @@ final class BulkFileDownload: Sendable {
     }
 
     /// Counts bytes written, and reports progress and brings the sidecar up to date now and then.
-    private func received(_ count: Int, uri: URL) {
+    func received(_ count: Int, uri: URL) {
         let now = ContinuousClock.now
         let (report, refresh, total) = state.withLock { state -> (Bool, Bool, Int64?) in
             state.bytesReceived += Int64(count)
@@ -312,10 +366,17 @@ final class BulkFileDownload: Sendable {
     }
 
     /// What an attempt's completion means.
-    private func outcome(of completion: DataStreamRequest.Completion, control: BulkAttemptControl) -> AttemptOutcome {
+    private func outcome(of completion: DataStreamRequest.Completion, control: BulkAttemptControl, uri: URL,
+                         probe: Bool) -> AttemptOutcome {
         if let failure = control.failure { return .failed(failure) }
+        if let probed = control.probe { return probed ? .splittable : .unsplittable }
         if let error = completion.error {
             if error.isExplicitlyCancelledError { return .cancelled }
+            if probe, case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error {
+                // No first byte to give: an empty file, or a server that refuses this range.
+                reportSingleConnection(uri, reason: "the server refused a range of the file (HTTP 416)")
+                return .unsplittable
+            }
             if case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error, writer.bytes > 0 {
                 return .failed(BulkAttemptFailure(reason: "HTTP 416: the kept bytes are not a prefix the server has",
                                                   isRetryable: true, restartsFromZero: true))
@@ -358,6 +419,7 @@ final class BulkFileDownload: Sendable {
                     $0.etag = nil
                     $0.lastModified = nil
                     $0.bytesURI = nil
+                    $0.ranges = nil
                 }
                 return .failure(BulkAttemptFailure(
                     reason: "\(checksum.algorithm.rawValue) mismatch: expected \(checksum.hexDigest), got \(actual)",
@@ -398,11 +460,12 @@ final class BulkFileDownload: Sendable {
     }
 
     /// The kept bytes cannot be continued: the next attempt asks for the whole file.
-    private func forgetBytes() {
+    func forgetBytes() {
         state.withLock {
             $0.etag = nil
             $0.lastModified = nil
             $0.bytesURI = nil
+            $0.ranges = nil
         }
         try? writer.restart()
     }
@@ -413,7 +476,7 @@ final class BulkFileDownload: Sendable {
         return partPath(for: name)
     }
 
-    private func partPath(for name: String) -> String {
+    func partPath(for name: String) -> String {
         directoryOfRun().appendingPathComponent(name).path + ".part"
     }
 
@@ -423,17 +486,20 @@ final class BulkFileDownload: Sendable {
             : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
     }
 
-    private func writeSidecar(partPath: String) throws {
+    func writeSidecar(partPath: String) throws {
         let bytes = writer.bytes
         let sidecar = state.withLock { state -> BulkPartSidecar? in
             guard let uri = state.bytesURI else { return nil }
+            // Fetched in ranges: `bytesDone` is the prefix without a gap, for a reader that
+            // knows nothing of ranges.
             return BulkPartSidecar(url: uri.absoluteString, etag: state.etag, lastModified: state.lastModified,
-                                   expectedLength: state.expectedLength, bytesDone: bytes)
+                                   expectedLength: state.expectedLength,
+                                   bytesDone: state.ranges.map(BulkPartSidecar.prefixDone) ?? bytes, ranges: state.ranges)
         }
         try sidecar?.write(to: BulkPartSidecar.path(forPart: partPath))
     }
 
-    private func createParentDirectories(of name: String, in directory: URL) throws {
+    func createParentDirectories(of name: String, in directory: URL) throws {
         guard name.contains("/") else { return }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(name).deletingLastPathComponent(),
                                                 withIntermediateDirectories: true)
@@ -473,6 +539,7 @@ final class BulkAttemptControl: Sendable {
         var request: DataStreamRequest?
         var cancelled = false
         var failure: BulkAttemptFailure?
+        var probe: Bool?
     }
 
     private let state = Mutex(State())
@@ -501,5 +568,12 @@ final class BulkAttemptControl: Sendable {
     }
 
     var failure: BulkAttemptFailure? { state.withLock { $0.failure } }
+
+    /// What a range probe found: `true` when the file was cut into ranges, `false` when it is
+    /// to be fetched whole; `nil` before (or when the attempt was no probe).
+    var probe: Bool? {
+        get { state.withLock { $0.probe } }
+        set { state.withLock { $0.probe = newValue } }
+    }
     var hasFailed: Bool { state.withLock { $0.failure != nil } }
 }

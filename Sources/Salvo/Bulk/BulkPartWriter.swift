@@ -28,6 +28,10 @@ struct BulkFileError: Error, CustomStringConvertible, Sendable {
 /// The file is opened with `O_NOFOLLOW`, so a link planted at the partial name is refused
 /// rather than followed. Every operation takes the writer's lock: the body arrives on the
 /// file's serial queue and the attempt loop reads the writer between attempts.
+///
+/// A file fetched in ranges is opened with `openForRanges` instead: it is made as long as the
+/// whole file, each range is written at its own offset (`place(_:at:)`, `pwrite`), and the
+/// digests are computed by `finish()` over the finished file, read back from disk.
 final class BulkPartWriter: Sendable {
     private struct State {
         var descriptor: Int32 = -1
@@ -35,6 +39,8 @@ final class BulkPartWriter: Sendable {
         var bytes: Int64 = 0
         var sha256: (any BulkDigest)?
         var extra: (any BulkDigest)?
+        /// The whole file's length when it is written in ranges; `nil` for a body in order.
+        var rangesLength: Int64?
     }
 
     /// The function of the entry's checksum when it is not SHA-256, which is always made.
@@ -80,6 +86,75 @@ final class BulkPartWriter: Sendable {
         }
     }
 
+    /// Opens (creating it if needed) the partial file at `path` for ranges written at their
+    /// own offsets, and makes it `length` bytes long.
+    ///
+    /// - Parameters:
+    ///   - path: The partial file.
+    ///   - length: The whole file's length.
+    ///   - ranges: The ranges and the bytes of each an earlier run wrote; all with `done` 0
+    ///     for a file that starts over, which empties the file first.
+    /// - Returns: `ranges` with each `done` cut back to what the file on disk can hold (it is
+    ///   brought up to date at intervals, so it may be shorter than the sidecar says).
+    /// - Throws: `BulkFileError` when the file cannot be opened or resized.
+    func openForRanges(_ path: String, length: Int64,
+                       ranges: [BulkPartSidecar.Range]) throws(BulkFileError) -> [BulkPartSidecar.Range] {
+        try state.withLock { (state) throws(BulkFileError) -> [BulkPartSidecar.Range] in
+            if state.descriptor >= 0 { close(state.descriptor) }
+            state = State()
+            let descriptor = openPartFile(path)
+            guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
+            state.descriptor = descriptor
+            state.path = path
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
+            let size = Int64(info.st_size)
+            let kept = ranges.map { range in
+                var range = range
+                range.done = max(0, min(range.done, range.length, size - range.start))
+                return range
+            }
+            if kept.allSatisfy({ $0.done == 0 }) {
+                guard ftruncate(descriptor, 0) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
+            }
+            guard ftruncate(descriptor, off_t(length)) == 0 else { throw BulkFileError("resize", path: path, errno: errno) }
+            state.rangesLength = length
+            state.bytes = kept.reduce(0) { $0 + $1.done }
+            return kept
+        }
+    }
+
+    /// Writes `data` at `offset` of a file opened with `openForRanges`.
+    ///
+    /// - Throws: `BulkFileError` when the file is not open for ranges, the bytes would pass
+    ///   its end, or the write fails.
+    func place(_ data: Data, at offset: Int64) throws(BulkFileError) {
+        try state.withLock { (state) throws(BulkFileError) in
+            guard state.descriptor >= 0, let path = state.path, let length = state.rangesLength else {
+                throw BulkFileError("the partial file is not open for ranges")
+            }
+            guard offset >= 0, offset + Int64(data.count) <= length else {
+                throw BulkFileError("bytes \(offset)..<\(offset + Int64(data.count)) pass the end of \(path) (\(length) bytes)")
+            }
+            let descriptor = state.descriptor
+            let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
+                var written = 0
+                while written < buffer.count {
+                    let count = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset) + off_t(written))
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    written += count
+                }
+                return nil
+            }
+            if let failure { throw BulkFileError("write", path: path, errno: failure) }
+            state.bytes += Int64(data.count)
+        }
+    }
+
     /// Empties the open file for a body that starts over.
     func restart() throws(BulkFileError) {
         try state.withLock { (state) throws(BulkFileError) in
@@ -87,6 +162,7 @@ final class BulkPartWriter: Sendable {
             guard ftruncate(state.descriptor, 0) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
             guard lseek(state.descriptor, 0, SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
             state.bytes = 0
+            state.rangesLength = nil
             try Self.makeDigests(&state, extra: extraAlgorithm)
         }
     }
@@ -125,6 +201,9 @@ final class BulkPartWriter: Sendable {
 
     /// Flushes and closes the file, and hands out its digests: SHA-256, and the entry's
     /// checksum function's when that is another. The writer can be opened again.
+    ///
+    /// A file written in ranges is read back from disk, whole, through fresh digests: its
+    /// bytes did not arrive in order.
     func finish() throws(BulkFileError) -> (bytes: Int64, sha256: String, extra: String?) {
         try state.withLock { (state) throws(BulkFileError) in
             guard state.descriptor >= 0, let path = state.path else { throw BulkFileError("the partial file is not open") }
@@ -133,6 +212,12 @@ final class BulkPartWriter: Sendable {
                 state.descriptor = -1
             }
             guard fsync(state.descriptor) == 0 else { throw BulkFileError("flush", path: path, errno: errno) }
+            if let length = state.rangesLength {
+                try Self.makeDigests(&state, extra: extraAlgorithm)
+                try Self.rehash(&state, upTo: length)
+                state.bytes = length
+                state.rangesLength = nil
+            }
             let sha256 = state.sha256?.finish() ?? ""
             let extra = state.extra?.finish()
             state.sha256 = nil

@@ -41,17 +41,28 @@ public struct TransportConfiguration: Sendable {
     /// this is for consumers that keep what they are given.
     public var maximumStreamedBodySize: Int
 
+    /// The most bytes per second each transfer of the session receives (libcurl's
+    /// `CURLOPT_MAX_RECV_SPEED_LARGE`); 0 (the default) for no limit.
+    ///
+    /// The limit holds for every transfer on its own: ten transfers at once may together
+    /// receive ten times as much. libcurl keeps to it by reading from the socket more slowly,
+    /// averaged over the transfer, so a short burst may go faster.
+    public var maximumReceiveRate: Int64
+
     /// 256 MiB: far above any API response, far below what hurts a server.
     public static let defaultMaximumResponseBodySize = 256 << 20
 
     /// Creates a configuration.
+    ///
+    /// Every parameter sets the property of the same name; `maximumReceiveRate` (0 by
+    /// default, no limit) is taken as 0 when negative.
     public init(httpVersion: HTTPVersionPolicy = .automatic, maximumConnections: Int = 0,
                 maximumStreamsPerConnection: Int = 100, connectTimeout: TimeInterval = 60,
                 proxy: String? = nil, caBundlePath: String? = nil, validatesCertificates: Bool = true,
                 decompressesResponses: Bool = true, receiveBufferSize: Int = 0,
                 verboseLogger: (@Sendable (String) -> Void)? = nil,
                 maximumResponseBodySize: Int = TransportConfiguration.defaultMaximumResponseBodySize,
-                maximumStreamedBodySize: Int = 0) {
+                maximumStreamedBodySize: Int = 0, maximumReceiveRate: Int64 = 0) {
         self.httpVersion = httpVersion
         self.maximumConnections = maximumConnections
         self.maximumStreamsPerConnection = max(1, maximumStreamsPerConnection)
@@ -64,6 +75,7 @@ public struct TransportConfiguration: Sendable {
         self.verboseLogger = verboseLogger
         self.maximumResponseBodySize = max(0, maximumResponseBodySize)
         self.maximumStreamedBodySize = max(0, maximumStreamedBodySize)
+        self.maximumReceiveRate = max(0, maximumReceiveRate)
     }
 
     var engineOptions: EngineOptions {
@@ -80,6 +92,7 @@ public struct TransportConfiguration: Sendable {
         options.verboseLogger = verboseLogger
         options.maximumResponseBodySize = maximumResponseBodySize
         options.maximumStreamedBodySize = maximumStreamedBodySize
+        options.maximumReceiveRate = maximumReceiveRate
         return options
     }
 }

@@ -101,6 +101,9 @@ extension CurlEasy {
             set(CURLOPT_ACCEPT_ENCODING, string: "")
         }
         if options.receiveBufferSize > 0 { set(CURLOPT_BUFFERSIZE, options.receiveBufferSize) }
+        // Session-wide, so the fast path above (no reset) keeps it right: every handle of this
+        // loop was given the same value here after its last reset.
+        if options.maximumReceiveRate > 0 { set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: options.maximumReceiveRate) }
         // Downloads, uploads and progress: one check on the data-request path.
         if transfer.sink != nil || transfer.bodySource != nil || transfer.progress != nil {
             configureStreaming(for: transfer, context: context, receiveBufferSize: options.receiveBufferSize)

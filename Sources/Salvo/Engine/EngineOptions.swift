@@ -21,6 +21,10 @@ struct EngineOptions: Sendable {
     var validatesCertificates = true
     var decompressesResponses = true
     var receiveBufferSize = 0
+    /// libcurl's `CURLOPT_MAX_RECV_SPEED_LARGE` for every transfer, in bytes per second; 0
+    /// for no limit. Set in full after every reset, so a handle on the fast path (which skips
+    /// the reset) keeps the value it was given, which is the same for every handle of a loop.
+    var maximumReceiveRate: Int64 = 0
     /// The most decoded bytes a response body collected in memory may have; 0 for no limit.
     var maximumResponseBodySize = TransportConfiguration.defaultMaximumResponseBodySize
     /// The most bytes a stream may hand its consumer; 0 for no limit.

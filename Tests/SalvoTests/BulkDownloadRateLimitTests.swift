@@ -1,0 +1,46 @@
+import XCTest
+@testable import Salvo
+
+/// `maximumRatePerFile`: the limit reaches libcurl's options for every transfer of the
+/// downloader's session (shared out among a file's ranges), and a limited file still arrives
+/// whole. How fast it arrives is the benchmark's business, not a test's.
+final class BulkDownloadRateLimitTests: XCTestCase {
+    func testTransportRateReachesTheEngineOptions() {
+        XCTAssertEqual(TransportConfiguration().engineOptions.maximumReceiveRate, 0, "no limit by default")
+        XCTAssertEqual(TransportConfiguration(maximumReceiveRate: 500_000).engineOptions.maximumReceiveRate, 500_000)
+        XCTAssertEqual(TransportConfiguration(maximumReceiveRate: -1).maximumReceiveRate, 0)
+    }
+
+    func testRatePerFileReachesTheSessionsEngineOptions() throws {
+        let output = FileManager.default.temporaryDirectory
+        let limited = BulkDownloader(options: .init(outputDirectory: output, maximumRatePerFile: try BulkRate(parsing: "1M")))
+        XCTAssertEqual(limited.session.transport.maximumReceiveRate, 1 << 20)
+        XCTAssertEqual(limited.session.loop.options.maximumReceiveRate, 1 << 20)
+        let split = BulkDownloader(options: .init(outputDirectory: output, split: 3, maximumRatePerFile: BulkRate(bytesPerSecond: 1000)))
+        XCTAssertEqual(split.session.loop.options.maximumReceiveRate, 334, "each of three ranges gets a third, rounded up")
+        let unlimited = BulkDownloader(options: .init(outputDirectory: output))
+        XCTAssertEqual(unlimited.session.loop.options.maximumReceiveRate, 0)
+    }
+
+    func testLimitedDownloadsArriveByteIdentical() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let docroot = try TestServers.shared.docroot
+        var options = BulkDownloadFixtures.options(output)
+        options.maximumRatePerFile = try BulkRate(parsing: "4M")
+        let log = BulkEventLog()
+        // Three files at once on one session, so handles are reused along the way.
+        let summary = await BulkDownloader(options: options).run(next: BulkDownloadFixtures.source([
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")]),
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/100k.bin")]),
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")], outputName: "again.bin"),
+        ]), onEvent: log.record)
+        XCTAssertEqual(summary.succeeded, 3, "\(log.results.map(\.outcome))")
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("1m.bin")),
+                       try Data(contentsOf: docroot.appendingPathComponent("1m.bin")))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("again.bin")),
+                       try Data(contentsOf: docroot.appendingPathComponent("1m.bin")))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("100k.bin")),
+                       try Data(contentsOf: docroot.appendingPathComponent("100k.bin")))
+    }
+}
