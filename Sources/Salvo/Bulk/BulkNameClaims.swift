@@ -50,20 +50,6 @@ final class BulkNameClaims: Sendable {
     /// `name` cut to `maximumNameLength` bytes of whole characters, keeping an extension of up
     /// to 16 bytes.
     static func fitted(_ name: String) -> String {
-        let limit = maximumNameLength
-        guard name.utf8.count > limit else { return name }
-        var suffix = ""
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.utf8[dot...].count <= 16 {
-            suffix = String(name[dot...])
-        }
-        var prefix = ""
-        var used = suffix.utf8.count
-        for character in name.dropLast(suffix.count) {
-            let size = character.utf8.count
-            if used + size > limit { break }
-            prefix.append(character)
-            used += size
-        }
-        return prefix + suffix
+        name.utf8.count > maximumNameLength ? NetworkFileName.truncated(name, to: maximumNameLength) : name
     }
 }

@@ -43,7 +43,7 @@ enum NetworkFileName {
 
     /// The longest prefix of whole characters that fits in `limit` UTF-8 bytes, keeping an
     /// extension of up to 16 bytes when there is one.
-    private static func truncated(_ name: String, to limit: Int) -> String {
+    static func truncated(_ name: String, to limit: Int) -> String {
         var suffix = ""
         if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.utf8[dot...].count <= 16 {
             suffix = String(name[dot...])
