@@ -61,7 +61,7 @@ extension BulkFileDownload {
         }
         do {
             let name = try settleName(response: response, uri: uri, directory: directory)
-            let partPath = directory.appendingPathComponent(name).path + ".part"
+            let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
             let count = Int(min(Int64(min(options.split, 64)), max(1, length / BulkDownloader.Options.minimumRangeLength)))
             let ranges = try writer.openForRanges(partPath, length: length,
                                                   ranges: BulkPartSidecar.ranges(length: length, count: count))
