@@ -1,8 +1,10 @@
 import XCTest
 import Salvo
 
-/// Cases a code review found: each failed before its fix.
-final class ReviewRegressionTests: XCTestCase {
+/// An interim response (a challenge libcurl answers, a redirect Salvo follows) is never
+/// reported as the response, and a cancel that lands late (in a retry's back-off, after
+/// resume data was asked for) still completes once and leaves nothing behind.
+final class InterimResponseAndCancelTests: XCTestCase {
     /// With credentials, libcurl's first 401 is a challenge it answers itself; the response
     /// the caller hears about is the one after it.
     func testAuthenticationChallengeIsNotReportedAsTheResponse() throws {

@@ -1,9 +1,9 @@
 import XCTest
 import Salvo
 
-/// Review of the `onHTTPResponse` hold and the paths where a final response's head is
-/// never announced: each test states what Alamofire (over URLSession) does.
-final class ResponseHoldReviewTests: XCTestCase {
+/// The `onHTTPResponse` hold, and the paths where a final response's head is never
+/// announced: each test states what Alamofire (over URLSession) does.
+final class ResponseHoldTests: XCTestCase {
     /// A request held for its `onHTTPResponse` handler must not stop the other requests
     /// multiplexed on its HTTP/2 connection: URLSession runs other tasks while a delegate
     /// decides about one response.
