@@ -253,7 +253,8 @@ extension RedirectTests {
             let completion = Box<DataStreamRequest.Completion>()
             var stream = session.streamRequest(url).redirect(using: .doNotFollow)
             if validates { stream = stream.validate() }
-            stream.responseStream(on: .global()) { event in
+            // A serial queue: on a concurrent one the completion may overtake the last chunk.
+            stream.responseStream(on: DispatchQueue(label: "test.stream")) { event in
                 switch event.event {
                 case let .stream(result): if case let .success(chunk) = result { chunks.append(chunk) }
                 case let .complete(end):
