@@ -7,7 +7,7 @@ import FoundationNetworking
 import Salvo
 
 // Interceptors: `Adapter`, `Retrier`, `Interceptor` composition, their static helpers, the
-// way a session applies them, and the seed `AuthInterceptor` from issue 3 against httpbin.
+// way a session applies them, and the seed `AuthInterceptor` against httpbin.
 
 private struct AdapterFailure: Error, Equatable {
     let reason: String
@@ -47,7 +47,7 @@ private func idleRequest(on session: Session) -> Request {
     session.request("http://127.0.0.1:1/never-sent")
 }
 
-// MARK: - The seed interceptor from issue 3
+// MARK: - The seed interceptor
 
 /// The seed's `AuthInterceptor`, as close to the issue's text as Swift 6 allows.
 ///

@@ -1,7 +1,7 @@
 import Salvo
 import XCTest
 
-// The seed pattern from issue 2, as an Alamofire user writes it.
+// The seed router pattern, as an Alamofire user writes it.
 private enum APIRouter: URLRequestConvertible {
     case listUsers(page: Int)
     case userDetail(id: Int)

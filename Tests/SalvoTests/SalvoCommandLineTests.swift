@@ -11,26 +11,9 @@ final class SalvoCommandLineTests: XCTestCase {
         var standardError: String
     }
 
-    /// The `salvo` built beside this test bundle.
-    private static func executable() throws -> URL {
-        var candidates: [URL] = []
-        if let test = Bundle.main.executableURL?.resolvingSymlinksInPath() { candidates.append(test.deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL)
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for directory in candidates {
-            let url = directory.appendingPathComponent("salvo")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: url.path) {
-                return url
-            }
-        }
-        throw MissingExecutable(searched: candidates.map(\.path))
-    }
-
     private func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = try Self.executable()
+        process.executableURL = try SalvoToolProcess.executable()
         process.arguments = arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
@@ -153,10 +136,6 @@ final class SalvoCommandLineTests: XCTestCase {
 }
 
 /// Fails a test that cannot find the tool: a skipped test would hide a broken build.
-private struct MissingExecutable: Error, CustomStringConvertible {
-    let searched: [String]
-    var description: String { "no salvo executable beside the tests in \(searched); build with --build-tests" }
-}
 
 /// Bytes handed from the thread draining a pipe to the test waiting for them.
 /// `@unchecked Sendable`: `condition` guards `data` and `done`.

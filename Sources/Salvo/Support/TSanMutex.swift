@@ -82,5 +82,5 @@ package struct Mutex<Value>: ~Copyable {
 // (or a successful `pthread_mutex_trylock`) and `pthread_mutex_unlock`, so one thread at a
 // time touches it, and `sending` in `init` and `withLock` keeps non-Sendable state from
 // escaping the lock.
-extension Mutex: @unchecked Sendable {}
+extension Mutex: @unchecked Sendable {} // the pthread mutex in `lock` guards `value`
 #endif
