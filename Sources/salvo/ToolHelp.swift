@@ -23,6 +23,10 @@ enum ToolHelp {
       -c, --continue            resume partial files (NAME.part) left by an earlier run
           --checksum TYPE=HEX   expected digest of a single URL's file; TYPE is sha-256,
                                 sha-1 or md5. A file that does not match is a failure.
+          --no-fsync            rename finished files without first flushing them to the
+                                disk (fsync), as curl and aria2 do: faster, and still safe
+                                if salvo is killed, but a power cut may then leave a final
+                                name on data the disk never received
 
     Connections:
       -j, --max-concurrent-downloads N   files in flight at once (default 16; 1-10000)
@@ -39,8 +43,8 @@ enum ToolHelp {
                                 RATE is a whole number with an optional K (x1024) or
                                 M (x1048576) suffix, in any case; 0 means no limit (default).
                                 With -s N, each range of a file gets RATE/N. The overall
-                                limit is not applied yet in this build: a value other than
-                                0 prints a warning and the run is not limited as a whole.
+                                limit is shared by every transfer of the run: one that would
+                                exceed it waits.
 
     Retries and timeouts:
           --max-tries N         attempts per file, the first included (default 5; 0 = no limit)

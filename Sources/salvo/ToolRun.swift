@@ -28,7 +28,6 @@ struct ToolRun {
             ToolOutput.message(error.message)
             return .usage
         }
-        for warning in ToolDownloadSettings.warnings(arguments) { ToolOutput.message(warning) }
 
         let reporter = makeReporter(source: source)
         let downloader = BulkDownloader(options: ToolDownloadSettings.options(arguments))

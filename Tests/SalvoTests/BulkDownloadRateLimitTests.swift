@@ -25,22 +25,12 @@ final class BulkDownloadRateLimitTests: XCTestCase {
     func testLimitedDownloadsArriveByteIdentical() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let docroot = try TestServers.shared.docroot
         var options = BulkDownloadFixtures.options(output)
         options.maximumRatePerFile = try BulkRate(parsing: "4M")
         let log = BulkEventLog()
-        // Three files at once on one session, so handles are reused along the way.
-        let summary = await BulkDownloader(options: options).run(next: BulkDownloadFixtures.source([
-            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")]),
-            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/100k.bin")]),
-            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")], outputName: "again.bin"),
-        ]), onEvent: log.record)
+        let summary = await BulkDownloader(options: options).run(next: BulkDownloadFixtures.source(try BulkDownloadFixtures.threeFiles()),
+                                                                 onEvent: log.record)
         XCTAssertEqual(summary.succeeded, 3, "\(log.results.map(\.outcome))")
-        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("1m.bin")),
-                       try Data(contentsOf: docroot.appendingPathComponent("1m.bin")))
-        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("again.bin")),
-                       try Data(contentsOf: docroot.appendingPathComponent("1m.bin")))
-        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("100k.bin")),
-                       try Data(contentsOf: docroot.appendingPathComponent("100k.bin")))
+        try BulkDownloadFixtures.assertThreeFilesArrived(in: output)
     }
 }

@@ -35,6 +35,7 @@ final class BulkToolArgumentsTests: XCTestCase {
         XCTAssertNil(parsed.manifest)
         XCTAssertNil(parsed.shard)
         XCTAssertFalse(parsed.quiet)
+        XCTAssertTrue(parsed.flushesFiles, "files are flushed before their rename by default")
     }
 
     func testEveryOptionInLongForm() throws {
@@ -42,8 +43,9 @@ final class BulkToolArgumentsTests: XCTestCase {
             "--input-file", "list.txt", "--dir=out", "--max-concurrent-downloads", "4", "--max-connection-per-server=2",
             "--split", "3", "--continue", "--max-tries=0", "--retry-wait", "0.5", "--timeout=30", "--connect-timeout", "5",
             "--max-download-limit", "500K", "--max-overall-download-limit=2M", "--header", "X-A: 1", "--header=X-B: 2",
-            "--json", "--manifest", "m.jsonl", "--shard=1/3", "--quiet", "http://a.example/1", "http://a.example/2",
+            "--json", "--manifest", "m.jsonl", "--shard=1/3", "--quiet", "--no-fsync", "http://a.example/1", "http://a.example/2",
         ])
+        XCTAssertFalse(parsed.flushesFiles)
         XCTAssertEqual(parsed.inputFile, "list.txt")
         XCTAssertEqual(parsed.directory, "out")
         XCTAssertEqual(parsed.maxConcurrentDownloads, 4)

@@ -57,7 +57,7 @@ final class SalvoCommandLineTests: XCTestCase {
             "-i, --input-file", "-d, --dir", "-o, --out", "-j, --max-concurrent-downloads", "-x, --max-connection-per-server",
             "-s, --split", "-c, --continue", "--checksum TYPE=HEX", "--max-tries", "--retry-wait", "--timeout",
             "--connect-timeout", "--max-download-limit", "--max-overall-download-limit", "--header", "--json",
-            "--manifest", "--shard K/N | auto", "-q, --quiet", "--help", "--version",
+            "--manifest", "--shard K/N | auto", "-q, --quiet", "--help", "--version", "--no-fsync",
         ]
         for option in options { XCTAssertTrue(help.contains(option), "help lacks \(option)") }
         for status in ["0    every file downloaded and verified", "1    some files failed; the others were kept",

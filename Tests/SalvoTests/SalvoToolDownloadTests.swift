@@ -187,16 +187,14 @@ final class SalvoToolDownloadTests: XCTestCase {
         XCTAssertFalse(BulkDownloadFixtures.listing(output).contains("100k.bin"), "an entry after the bad line was started")
     }
 
-    /// `-s` and `--max-download-limit` are applied and say nothing; only the overall limit,
-    /// which this build does not apply, is warned about.
-    func testOnlyTheOverallLimitIsWarnedAboutAndTheDownloadStillRuns() throws {
+    /// `-s`, `--max-download-limit`, `--max-overall-download-limit` and `--no-fsync` are
+    /// applied and say nothing, and the files arrive whole.
+    func testSplitRateLimitsAndNoFsyncRunQuietly() throws {
         let outcome = try SalvoToolProcess.run(["-d", output.path, "-s", "4", "--max-download-limit", "1M",
-                                                "--max-overall-download-limit", "2M", try nginx("/small"), try nginx("/1m.bin")])
+                                                "--max-overall-download-limit", "2M", "--no-fsync",
+                                                try nginx("/small"), try nginx("/1m.bin")])
         XCTAssertEqual(outcome.status, 0, outcome.standardError)
-        XCTAssertEqual(outcome.standardError, """
-            salvo: warning: --max-overall-download-limit is not applied yet in this build; the run is not rate-limited
-
-            """)
+        XCTAssertEqual(outcome.standardError, "")
         try assertDownloaded(["small": "small", "1m.bin": "1m.bin"])
     }
 

@@ -66,7 +66,8 @@ extension BulkDownloader {
         public let bytesReceived: Int64
         /// The bytes of an earlier run's partial file this run continued, or 0.
         public let resumedFrom: Int64
-        /// The file's SHA-256 in lowercase hexadecimal, when it succeeded.
+        /// The file's SHA-256 in lowercase hexadecimal, when it succeeded and it was computed
+        /// (`Options.recordsSHA256`, or an entry checksum of that function).
         public let sha256: String?
         /// The attempts made, over all URIs.
         public let attempts: Int
@@ -101,6 +102,8 @@ extension BulkDownloader {
         public var wasCancelled = false
         /// Why reading the entries stopped early, if it did: no later entry was started.
         public var inputError: String?
+        /// How many times a transfer waited for `Options.maximumOverallRate`.
+        public var overallRateWaits = 0
 
         /// Whether every file started succeeded and the input was read to its end.
         public var isComplete: Bool { failed == 0 && cancelled == 0 && !wasCancelled && inputError == nil }

@@ -187,6 +187,9 @@ public final class BulkDownloader: Sendable {
     private func loop(next: () async throws -> BulkEntry?, onEvent: @escaping @Sendable (Event) -> Void) async -> Summary {
         let started = ContinuousClock.now
         let claims = BulkNameClaims()
+        let directoryLock = BulkDirectoryLock()
+        let budget = options.maximumOverallRate.isUnlimited ? nil
+            : BulkRateBudget(bytesPerSecond: options.maximumOverallRate.bytesPerSecond)
         let limit = max(1, options.filesInFlight)
         var summary = Summary()
         func count(_ result: FileResult) {
@@ -216,7 +219,8 @@ public final class BulkDownloader: Sendable {
                 }
                 guard let entry, !Task.isCancelled else { break }
                 let download = BulkFileDownload(file: File(index: index, entry: entry), session: session, options: options,
-                                                claims: claims, onEvent: onEvent)
+                                                claims: claims, directoryLock: directoryLock, budget: budget,
+                                                onEvent: onEvent)
                 index += 1
                 inFlight += 1
                 group.addTask {
@@ -228,6 +232,7 @@ public final class BulkDownloader: Sendable {
             for await result in group { count(result) }
         }
         summary.wasCancelled = Task.isCancelled
+        summary.overallRateWaits = budget?.pauses ?? 0
         let elapsed = ContinuousClock.now - started
         summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         onEvent(.summary(summary))

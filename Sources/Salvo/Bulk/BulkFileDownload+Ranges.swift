@@ -96,6 +96,7 @@ extension BulkFileDownload {
             $0.bytesURI = URL(string: sidecar.url)
             $0.ranges = kept
             $0.resumedFrom = bytes
+            $0.sidecarMayExist = true
         }
     }
 
@@ -153,7 +154,7 @@ extension BulkFileDownload {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.onHTTPResponse(on: queue) { [self] response, decide in
+                request.onHTTPResponse(on: session.rootQueue) { [self] response, decide in
                     if let failure = rangeHead(response, from: from, length: length, validator: validator) {
                         control.fail(failure)
                         decide(.cancel)
@@ -161,17 +162,19 @@ extension BulkFileDownload {
                         decide(.allow)
                     }
                 }
-                request.responseStream(on: queue) { [self] stream in
-                    switch stream.event {
-                    case let .stream(.success(data)):
-                        guard !control.hasFailed else { return }
-                        if let failure = write(data, toRange: index) {
+                request.writeBody { [self] wake in
+                    BulkBodySink(budget: budget, wake: wake) { [self] bytes in
+                        guard !control.hasFailed else { return true }
+                        if let failure = write(bytes, toRange: index) {
                             control.fail(failure)
-                            stream.cancel()
-                            return
+                            return false
                         }
-                        received(data.count, uri: uri)
-                    case let .complete(completion):
+                        received(bytes.count)
+                        return true
+                    }
+                }
+                request.responseStream(on: session.rootQueue) { [self] stream in
+                    if case let .complete(completion) = stream.event {
                         continuation.resume(returning: rangeOutcome(of: completion, index: index, control: control))
                     }
                 }
@@ -200,7 +203,7 @@ extension BulkFileDownload {
     }
 
     /// Writes a range's bytes at their place; returns why it cannot, or `nil`.
-    private func write(_ data: Data, toRange index: Int) -> BulkAttemptFailure? {
+    private func write(_ data: UnsafeRawBufferPointer, toRange index: Int) -> BulkAttemptFailure? {
         guard let range = state.withLock({ $0.ranges?[index] }) else {
             return BulkAttemptFailure(reason: "the file's ranges are gone", isRetryable: true, restartsFromZero: true)
         }
@@ -213,7 +216,7 @@ extension BulkFileDownload {
         } catch {
             return BulkAttemptFailure(reason: error.description, isRetryable: false)
         }
-        // Callbacks run on the file's serial queue, one at a time: `done` moves only here.
+        // One range's bytes arrive on the loop thread, in order: its `done` moves only here.
         state.withLock { $0.ranges?[index].done += Int64(data.count) }
         return nil
     }

@@ -14,9 +14,12 @@ import Darwin
 /// One file of a bulk run, from its first attempt to its rename or its parking: the attempt
 /// loop over the entry's URIs, the `.part` file and its sidecar.
 ///
-/// The response head, body chunks and completion of each attempt arrive on `queue`, a serial
-/// queue of this file's own; the attempt loop runs in the file's task and reads the state
-/// between attempts. Both go through `state` (a `Mutex`) and the writer's own lock.
+/// Each attempt's body is written on the engine's loop thread (`BulkBodySink`); its response
+/// head and completion are handled on the session's serial root queue, where the session
+/// delivers them, so they cost no further hop; progress events and sidecar updates go to
+/// `queue`, a serial queue of this file's own, off both. The attempt loop runs in the file's
+/// task and reads the state between attempts. All go through `state` (a `Mutex`) and the
+/// writer's own lock.
 final class BulkFileDownload: Sendable {
     typealias Event = BulkDownloader.Event
 
@@ -62,31 +65,41 @@ final class BulkFileDownload: Sendable {
         var unsplittable: Set<URL> = []
         /// Whether `rangesUnavailable` was reported.
         var reportedSingleConnection = false
+        /// Whether a sidecar may sit beside the partial file: this run wrote one, or the
+        /// partial file was an earlier run's. Otherwise there is none to remove.
+        var sidecarMayExist = false
     }
 
     /// How often a file's `progress` is reported, at most.
     static let progressInterval: Duration = .milliseconds(100)
-    /// How often a file's sidecar is brought up to date while its body arrives.
+    /// How often a file's sidecar is brought up to date while its body arrives (on `queue`:
+    /// its `fdatasync` may wait for the disk).
     static let sidecarInterval: Duration = .seconds(2)
 
     let file: BulkDownloader.File
     let session: Session
     let options: BulkDownloader.Options
     let claims: BulkNameClaims
+    let directoryLock: BulkDirectoryLock
+    /// The run's overall rate limit, when it has one.
+    let budget: BulkRateBudget?
     let onEvent: @Sendable (Event) -> Void
     let queue: DispatchQueue
     let writer: BulkPartWriter
     let state = Mutex(State())
 
     init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
-         onEvent: @escaping @Sendable (Event) -> Void) {
+         directoryLock: BulkDirectoryLock, budget: BulkRateBudget?, onEvent: @escaping @Sendable (Event) -> Void) {
         self.file = file
         self.session = session
         self.options = options
         self.claims = claims
+        self.directoryLock = directoryLock
+        self.budget = budget
         self.onEvent = onEvent
         queue = DispatchQueue(label: "org.salvo.bulk.file")
-        writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm)
+        writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
+                                flushes: options.flushesFiles, directoryLock: directoryLock)
     }
 
     // MARK: The attempt loop
@@ -165,7 +178,7 @@ final class BulkFileDownload: Sendable {
         }
         if let outputName = entry.outputName { try BulkOutputName.validate(outputName) }
         guard !entry.uris.isEmpty else { throw BulkFileError("the entry has no URI") }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try directoryLock.makeDirectory(directory)
 
         // The name is settled now when the entry gives it, or (to continue a partial file)
         // when the URL's name has one; otherwise when the first response's head arrives, from
@@ -191,6 +204,7 @@ final class BulkFileDownload: Sendable {
                 let kept = writer.bytes
                 state.withLock {
                     $0.opened = true
+                    $0.sidecarMayExist = true
                     $0.etag = sidecar.etag
                     $0.lastModified = sidecar.lastModified
                     $0.expectedLength = sidecar.expectedLength
@@ -235,7 +249,7 @@ final class BulkFileDownload: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.onHTTPResponse(on: queue) { [self] response, decide in
+                request.onHTTPResponse(on: session.rootQueue) { [self] response, decide in
                     if probe, !resumes {
                         if response.statusCode == 206 {
                             if let failure = probed(response, uri: uri, directory: directory, control: control) {
@@ -255,20 +269,22 @@ final class BulkFileDownload: Sendable {
                         decide(.allow)
                     }
                 }
-                request.responseStream(on: queue) { [self] stream in
-                    switch stream.event {
-                    case let .stream(.success(data)):
+                request.writeBody { [self] wake in
+                    BulkBodySink(budget: budget, wake: wake) { [self] bytes in
                         // A probe's byte is not kept: the ranges fetch it again.
-                        guard !control.hasFailed, control.probe == nil else { return }
+                        guard !control.hasFailed, control.probe == nil else { return true }
                         do {
-                            try writer.append(data)
+                            try writer.append(bytes)
                         } catch {
                             control.fail(BulkAttemptFailure(reason: Self.describe(error), isRetryable: false))
-                            stream.cancel()
-                            return
+                            return false
                         }
-                        received(data.count, uri: uri)
-                    case let .complete(completion):
+                        received(bytes.count)
+                        return true
+                    }
+                }
+                request.responseStream(on: session.rootQueue) { [self] stream in
+                    if case let .complete(completion) = stream.event {
                         continuation.resume(returning: outcome(of: completion, control: control, uri: uri, probe: probe && !resumes))
                     }
                 }
@@ -288,7 +304,11 @@ final class BulkFileDownload: Sendable {
             let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
             if !writer.isOpen {
                 try writer.open(partPath, keeping: rangeStart ?? 0)
-                state.withLock { $0.opened = true }
+                let existed = writer.foundExisting
+                state.withLock {
+                    $0.opened = true
+                    if existed { $0.sidecarMayExist = true }
+                }
             }
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
             var total: Int64?
@@ -351,8 +371,9 @@ final class BulkFileDownload: Sendable {
         NetworkFileName.sanitized(url.lastPathComponent).map(BulkNameClaims.fitted)
     }
 
-    /// Counts bytes written, and reports progress and brings the sidecar up to date now and then.
-    func received(_ count: Int, uri: URL) {
+    /// Counts bytes written (loop thread), and now and then reports progress and brings the
+    /// sidecar up to date, both on the file's queue: the loop thread only counts.
+    func received(_ count: Int) {
         let now = ContinuousClock.now
         let (report, refresh, total) = state.withLock { state -> (Bool, Bool, Int64?) in
             state.bytesReceived += Int64(count)
@@ -362,10 +383,13 @@ final class BulkFileDownload: Sendable {
             if refresh { state.lastSidecar = now }
             return (report, refresh, state.expectedLength)
         }
-        if report { onEvent(.progress(file, bytes: writer.bytes, total: total)) }
-        if refresh, let partPath = partPath() {
-            writer.flush()
-            try? writeSidecar(partPath: partPath)
+        guard report || refresh else { return }
+        queue.async { [self] in
+            if report { onEvent(.progress(file, bytes: writer.bytes, total: total)) }
+            if refresh, let partPath = partPath() {
+                writer.flush()
+                try? writeSidecar(partPath: partPath)
+            }
         }
     }
 
@@ -402,19 +426,19 @@ final class BulkFileDownload: Sendable {
     // MARK: Ending
 
     /// Verifies the finished partial file and renames it to its final name.
-    private func finalize(directory: URL) -> Result<(URL, String), BulkAttemptFailure> {
+    private func finalize(directory: URL) -> Result<(URL, String?), BulkAttemptFailure> {
         guard let partPath = partPath(), let name = state.withLock({ $0.name }) else {
             return .failure(BulkAttemptFailure(reason: "no file was written", isRetryable: true))
         }
         let finalURL = directory.appendingPathComponent(name, isDirectory: false)
-        let digests: (bytes: Int64, sha256: String, extra: String?)
+        let digests: (bytes: Int64, sha256: String?, extra: String?)
         do {
             digests = try writer.finish()
         } catch {
             return .failure(BulkAttemptFailure(reason: error.description, isRetryable: false))
         }
         if let checksum = file.entry.checksum {
-            let actual = checksum.algorithm == .sha256 ? digests.sha256 : (digests.extra ?? "")
+            let actual = (checksum.algorithm == .sha256 ? digests.sha256 : digests.extra) ?? ""
             if actual != checksum.hexDigest {
                 // Bytes that do not match are no use to a later run either: the partial file
                 // and its sidecar go, so `--continue` does not append to them.
@@ -430,12 +454,12 @@ final class BulkFileDownload: Sendable {
                     isRetryable: false))
             }
         }
-        guard rename(partPath, finalURL.path) == 0 else {
-            let code = errno
+        let renamed = directoryLock.run { rename(partPath, finalURL.path) == 0 ? nil : errno }
+        if let code = renamed {
             return .failure(BulkAttemptFailure(reason: BulkFileError("rename", path: partPath, errno: code).description,
                                                isRetryable: false))
         }
-        unlink(BulkPartSidecar.path(forPart: partPath))
+        removeSidecar(of: partPath)
         return .success((finalURL, digests.sha256))
     }
 
@@ -459,8 +483,13 @@ final class BulkFileDownload: Sendable {
 
     private func removePart(_ partPath: String) {
         writer.closeFile()
-        unlink(partPath)
-        unlink(BulkPartSidecar.path(forPart: partPath))
+        directoryLock.run { _ = unlink(partPath) }
+        removeSidecar(of: partPath)
+    }
+
+    private func removeSidecar(of partPath: String) {
+        guard state.withLock({ $0.sidecarMayExist }) else { return }
+        directoryLock.run { _ = unlink(BulkPartSidecar.path(forPart: partPath)) }
     }
 
     /// The kept bytes cannot be continued: the next attempt asks for the whole file.
@@ -500,13 +529,16 @@ final class BulkFileDownload: Sendable {
                                    expectedLength: state.expectedLength,
                                    bytesDone: state.ranges.map(BulkPartSidecar.prefixDone) ?? bytes, ranges: state.ranges)
         }
-        try sidecar?.write(to: BulkPartSidecar.path(forPart: partPath))
+        guard let sidecar else { return }
+        state.withLock { $0.sidecarMayExist = true }
+        // Not under the directory lock: a sidecar is rare (one per file every few seconds)
+        // and its write waits for the disk.
+        try sidecar.write(to: BulkPartSidecar.path(forPart: partPath))
     }
 
     func createParentDirectories(of name: String, in directory: URL) throws {
         guard name.contains("/") else { return }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent(name, isDirectory: false).deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
+        try directoryLock.makeDirectory(directory.appendingPathComponent(name, isDirectory: false).deletingLastPathComponent())
     }
 
     private func result(_ outcome: BulkDownloader.FileResult.Outcome, url: URL?, path: URL?, sha256: String?, attempts: Int,

@@ -41,14 +41,28 @@ final class BulkPartWriter: Sendable {
         var extra: (any BulkDigest)?
         /// The whole file's length when it is written in ranges; `nil` for a body in order.
         var rangesLength: Int64?
+        var foundExisting = false
     }
 
     /// The function of the entry's checksum when it is not SHA-256, which is always made.
     let extraAlgorithm: BulkChecksum.Algorithm?
+    /// Whether SHA-256 is computed.
+    let makesSHA256: Bool
+    /// Whether `finish()` flushes the file to the disk.
+    let flushes: Bool
     private let state = Mutex(State())
+    private let directoryLock: BulkDirectoryLock
 
-    init(checksum: BulkChecksum.Algorithm?) {
+    /// - Parameters:
+    ///   - checksum: The function of the entry's checksum, if it has one.
+    ///   - recordsSHA256: Whether the file's SHA-256 is wanted even when the checksum is not one.
+    ///   - flushes: Whether `finish()` flushes the file to the disk (`fsync`).
+    ///   - directoryLock: The run's lock for creating files.
+    init(checksum: BulkChecksum.Algorithm?, recordsSHA256: Bool, flushes: Bool, directoryLock: BulkDirectoryLock) {
+        self.flushes = flushes
         extraAlgorithm = checksum == .sha256 ? nil : checksum
+        makesSHA256 = recordsSHA256 || checksum == .sha256
+        self.directoryLock = directoryLock
     }
 
     deinit {
@@ -61,6 +75,10 @@ final class BulkPartWriter: Sendable {
     /// Whether the partial file is open.
     var isOpen: Bool { state.withLock { $0.descriptor >= 0 } }
 
+    /// Whether the last `open` or `openForRanges` found the partial file already there (an
+    /// earlier run's, whose sidecar may be beside it).
+    var foundExisting: Bool { state.withLock { $0.foundExisting } }
+
     /// Opens (creating it if needed) the partial file at `path`, keeping its first `keeping`
     /// bytes, which are hashed again from disk, and cutting off the rest.
     ///
@@ -70,11 +88,12 @@ final class BulkPartWriter: Sendable {
         try state.withLock { (state) throws(BulkFileError) in
             if state.descriptor >= 0 { close(state.descriptor) }
             state = State()
-            let descriptor = openPartFile(path)
+            let (descriptor, existed) = openPartFile(path)
             guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
             state.descriptor = descriptor
+            state.foundExisting = existed
             state.path = path
-            try Self.makeDigests(&state, extra: extraAlgorithm)
+            try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
@@ -102,9 +121,10 @@ final class BulkPartWriter: Sendable {
         try state.withLock { (state) throws(BulkFileError) -> [BulkPartSidecar.Range] in
             if state.descriptor >= 0 { close(state.descriptor) }
             state = State()
-            let descriptor = openPartFile(path)
+            let (descriptor, existed) = openPartFile(path)
             guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
             state.descriptor = descriptor
+            state.foundExisting = existed
             state.path = path
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
@@ -129,28 +149,28 @@ final class BulkPartWriter: Sendable {
     ///
     /// - Throws: `BulkFileError` when the file is not open for ranges, the bytes would pass
     ///   its end, or the write fails.
-    func place(_ data: Data, at offset: Int64) throws(BulkFileError) {
+    func place(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(BulkFileError) {
+        // Passed into the lock as an address: the caller's buffer outlives this call, and the
+        // bytes are only read.
+        let address = UInt(bitPattern: bytes.baseAddress)
+        let count = bytes.count
         try state.withLock { (state) throws(BulkFileError) in
+            let data = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)
             guard state.descriptor >= 0, let path = state.path, let length = state.rangesLength else {
                 throw BulkFileError("the partial file is not open for ranges")
             }
             guard offset >= 0, offset + Int64(data.count) <= length else {
                 throw BulkFileError("bytes \(offset)..<\(offset + Int64(data.count)) pass the end of \(path) (\(length) bytes)")
             }
-            let descriptor = state.descriptor
-            let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
-                var written = 0
-                while written < buffer.count {
-                    let count = pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset) + off_t(written))
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    written += count
+            var written = 0
+            while written < data.count {
+                let count = pwrite(state.descriptor, data.baseAddress! + written, data.count - written, off_t(offset) + off_t(written))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw BulkFileError("write", path: path, errno: errno)
                 }
-                return nil
+                written += count
             }
-            if let failure { throw BulkFileError("write", path: path, errno: failure) }
             state.bytes += Int64(data.count)
         }
     }
@@ -163,32 +183,30 @@ final class BulkPartWriter: Sendable {
             guard lseek(state.descriptor, 0, SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
             state.bytes = 0
             state.rangesLength = nil
-            try Self.makeDigests(&state, extra: extraAlgorithm)
+            try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
         }
     }
 
     /// Appends `data` to the file and to the digests.
-    func append(_ data: Data) throws(BulkFileError) {
+    func append(_ bytes: UnsafeRawBufferPointer) throws(BulkFileError) {
+        // Passed into the lock as an address: the caller's buffer outlives this call, and the
+        // bytes are only read.
+        let address = UInt(bitPattern: bytes.baseAddress)
+        let count = bytes.count
         try state.withLock { (state) throws(BulkFileError) in
+            let data = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)
             guard state.descriptor >= 0, let path = state.path else { throw BulkFileError("the partial file is not open") }
-            let descriptor = state.descriptor
-            let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    offset += written
+            var offset = 0
+            while offset < data.count {
+                let written = write(state.descriptor, data.baseAddress! + offset, data.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw BulkFileError("write", path: path, errno: errno)
                 }
-                return nil
+                offset += written
             }
-            if let failure { throw BulkFileError("write", path: path, errno: failure) }
-            data.withUnsafeBytes { buffer in
-                state.sha256?.update(buffer)
-                state.extra?.update(buffer)
-            }
+            state.sha256?.update(data)
+            state.extra?.update(data)
             state.bytes += Int64(data.count)
         }
     }
@@ -199,26 +217,26 @@ final class BulkPartWriter: Sendable {
         state.withLock { if $0.descriptor >= 0 { _ = fdatasync($0.descriptor) } }
     }
 
-    /// Flushes and closes the file, and hands out its digests: SHA-256, and the entry's
+    /// Flushes (when `flushes`) and closes the file, and hands out its digests: SHA-256, and the entry's
     /// checksum function's when that is another. The writer can be opened again.
     ///
     /// A file written in ranges is read back from disk, whole, through fresh digests: its
     /// bytes did not arrive in order.
-    func finish() throws(BulkFileError) -> (bytes: Int64, sha256: String, extra: String?) {
+    func finish() throws(BulkFileError) -> (bytes: Int64, sha256: String?, extra: String?) {
         try state.withLock { (state) throws(BulkFileError) in
             guard state.descriptor >= 0, let path = state.path else { throw BulkFileError("the partial file is not open") }
             defer {
                 close(state.descriptor)
                 state.descriptor = -1
             }
-            guard fsync(state.descriptor) == 0 else { throw BulkFileError("flush", path: path, errno: errno) }
+            guard !flushes || fsync(state.descriptor) == 0 else { throw BulkFileError("flush", path: path, errno: errno) }
             if let length = state.rangesLength {
-                try Self.makeDigests(&state, extra: extraAlgorithm)
+                try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
                 try Self.rehash(&state, upTo: length)
                 state.bytes = length
                 state.rangesLength = nil
             }
-            let sha256 = state.sha256?.finish() ?? ""
+            let sha256 = state.sha256?.finish()
             let extra = state.extra?.finish()
             state.sha256 = nil
             state.extra = nil
@@ -237,9 +255,9 @@ final class BulkPartWriter: Sendable {
         }
     }
 
-    private static func makeDigests(_ state: inout State, extra: BulkChecksum.Algorithm?) throws(BulkFileError) {
+    private static func makeDigests(_ state: inout State, sha256: Bool, extra: BulkChecksum.Algorithm?) throws(BulkFileError) {
         do throws(BulkDigestError) {
-            state.sha256 = try BulkLibcryptoDigest(.sha256)
+            state.sha256 = sha256 ? try BulkLibcryptoDigest(.sha256) : nil
             state.extra = try extra.map { (algorithm) throws(BulkDigestError) in try BulkLibcryptoDigest(algorithm) }
         } catch {
             throw BulkFileError(error.description)
@@ -269,8 +287,25 @@ final class BulkPartWriter: Sendable {
     }
 }
 
-/// `open(2)` of a partial file for reading and writing, created `0644` if missing, never
-/// through a symbolic link. (A free function: inside `BulkPartWriter`, `open` is the method.)
-private func openPartFile(_ path: String) -> Int32 {
-    open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+extension BulkPartWriter {
+    /// Opens a partial file for reading and writing, never through a symbolic link: created
+    /// `0644` (under the run's directory lock) when missing, else the one there. Returns the
+    /// descriptor (-1 with `errno` set on failure) and whether the file was there.
+    fileprivate func openPartFile(_ path: String) -> (Int32, Bool) {
+        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC
+        while true {
+            let created = directoryLock.run { systemOpen(path, flags | O_CREAT | O_EXCL) }
+            if created >= 0 { return (created, false) }
+            guard errno == EEXIST else { return (-1, false) }
+            let existing = systemOpen(path, flags)
+            if existing >= 0 || errno != ENOENT { return (existing, true) }
+            // Removed between the two calls: create it after all.
+        }
+    }
+}
+
+/// `open(2)`, mode `0644` when it creates. (A free function: inside `BulkPartWriter`, `open`
+/// is the method.)
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags, 0o644)
 }

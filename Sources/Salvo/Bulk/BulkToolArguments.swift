@@ -35,6 +35,8 @@ public struct BulkToolArguments: Equatable, Sendable {
     public var split = 1
     /// Whether partial files are resumed (`-c`).
     public var continuePartial = false
+    /// Whether each file is flushed to the disk before its rename; `--no-fsync` turns it off.
+    public var flushesFiles = true
     /// The digest of the single URL's file (`--checksum`).
     public var checksum: BulkChecksum?
     /// Attempts per file, the first included (`--max-tries`); 0 for no limit. 5 by default.
@@ -163,6 +165,8 @@ public struct BulkToolArguments: Equatable, Sendable {
                 split = try Self.integer(value, in: 1...64, for: spelling)
             case .continuePartial:
                 continuePartial = true
+            case .noFsync:
+                flushesFiles = false
             case .checksum:
                 checksum = try BulkChecksum(parsing: value)
             case .maxTries:
@@ -229,7 +233,7 @@ public struct BulkToolArguments: Equatable, Sendable {
     private enum Option: CaseIterable {
         case inputFile, directory, out, maxConcurrentDownloads, maxConnectionsPerServer, split, continuePartial
         case checksum, maxTries, retryWait, timeout, connectTimeout, maxDownloadLimit, maxOverallDownloadLimit
-        case header, json, manifest, shard, quiet, help, version
+        case header, json, manifest, shard, quiet, help, version, noFsync
 
         var longName: String {
             switch self {
@@ -254,6 +258,7 @@ public struct BulkToolArguments: Equatable, Sendable {
             case .quiet: return "quiet"
             case .help: return "help"
             case .version: return "version"
+            case .noFsync: return "no-fsync"
             }
         }
 
@@ -273,7 +278,7 @@ public struct BulkToolArguments: Equatable, Sendable {
 
         var takesValue: Bool {
             switch self {
-            case .continuePartial, .json, .quiet, .help, .version: return false
+            case .continuePartial, .json, .quiet, .help, .version, .noFsync: return false
             default: return true
             }
         }

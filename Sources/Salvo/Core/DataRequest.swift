@@ -92,8 +92,9 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     func headHandler(decided: @escaping @Sendable (ResponseDisposition) -> Void) -> (@Sendable (ResponseHead) -> Void)? {
         let handlers = mutableState.withLock { $0.httpResponseHandlers }
         guard !handlers.isEmpty else { return nil }
-        return { head in
-            guard let response = head.makeHTTPURLResponse() else { return decided(.allow) }
+        return { [weak self] head in
+            let context = self?.mutableState.withLock { $0.contexts.last }
+            guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
             HTTPResponseHandler.run(handlers, response: response, inlineOn: nil, decided: decided)
         }
     }

@@ -13,11 +13,16 @@ final class StreamAttempts: AttemptHooks {
     /// async consumer calls it when the chunk is taken from its buffer).
     typealias Consumer = @Sendable (_ data: Data, _ done: @escaping @Sendable () -> Void) -> Void
     typealias Validator = @Sendable (ResponseHead, ResponseContext?) -> Request.ValidationResult
+    /// Makes an attempt's body sink; `wake` continues the transfer after the sink paused it
+    /// (returned `CURL_WRITEFUNC_PAUSE`), from any thread.
+    typealias BodySinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
 
     private struct State {
         weak var request: DataStreamRequest?
         var consumers: [(queue: DispatchQueue, consume: Consumer)] = []
         var validators: [Validator] = []
+        /// Makes each attempt's sink in place of the chunk feed (`writeBody(with:)`).
+        var makeSink: BodySinkMaker?
     }
 
     let bufferSize: Int
@@ -39,19 +44,32 @@ final class StreamAttempts: AttemptHooks {
         state.withLock { $0.validators.append(validator) }
     }
 
+    /// Sends each attempt's body to a sink of the caller's instead of the stream handlers,
+    /// which then see only `.complete`.
+    func writeBody(with makeSink: @escaping BodySinkMaker) {
+        state.withLock { $0.makeSink = makeSink }
+    }
+
     var sendsBodySource: Bool { false }
 
     // MARK: AttemptHooks
 
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
-        let window = StreamWindow(highWater: bufferSize)
         let queue = transfer.deliveryQueue
-        // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
-        transfer.sink = ResponseStreamSink(window: window) { [weak self, weak transfer] data in
-            guard let self, let transfer else { return }
-            queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
+        let (request, hasValidators, makeSink) = state.withLock { ($0.request, !$0.validators.isEmpty, $0.makeSink) }
+        if let makeSink {
+            transfer.sink = makeSink { [weak transfer, weak request] in
+                guard let transfer, let loop = request?.delegate?.loop else { return }
+                loop.send(.drained(transfer))
+            }
+        } else {
+            let window = StreamWindow(highWater: bufferSize)
+            // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
+            transfer.sink = ResponseStreamSink(window: window) { [weak self, weak transfer] data in
+                guard let self, let transfer else { return }
+                queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
+            }
         }
-        let (request, hasValidators) = state.withLock { ($0.request, !$0.validators.isEmpty) }
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
         if hasValidators || !responseHandlers.isEmpty {
             // The transfer waits for the response handlers; a failed validation cancels it.
@@ -60,7 +78,8 @@ final class StreamAttempts: AttemptHooks {
             transfer.headHandler = { [weak self, weak transfer] head in
                 guard let self, let transfer, self.validate(head, transfer: transfer) else { return }
                 guard let decided, !responseHandlers.isEmpty else { return }
-                guard let response = head.makeHTTPURLResponse() else { return decided(.allow) }
+                let context = request?.mutableState.withLock { $0.contexts.last }
+                guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
                 // On the delivery queue it runs inline, so it comes before the first chunk there too.
                 HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: queue, decided: decided)
             }
@@ -125,7 +144,7 @@ final class StreamAttempts: AttemptHooks {
             let result = validator(head, context)
             // The context gets its head only when the transfer ends; a stream is validated as
             // soon as its headers arrive, so the response is built from the head at hand.
-            if let monitor = request.monitor, let response = head.makeHTTPURLResponse() {
+            if let monitor = request.monitor, let response = context?.response(for: head) ?? head.makeHTTPURLResponse() {
                 monitor.request(request, didValidateRequest: context?.attemptRequest, response: response, withResult: result)
             }
             guard case let .failure(failure) = result else { continue }

@@ -34,6 +34,25 @@ enum BulkDownloadFixtures {
         return { remaining.withLock { $0.popFirst() } }
     }
 
+    /// Three nginx files fetched at once on one session, so handles are reused along the way:
+    /// `1m.bin`, `100k.bin`, and `1m.bin` again as `again.bin`.
+    static func threeFiles() throws -> [BulkEntry] {
+        [
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")]),
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/100k.bin")]),
+            BulkEntry(uris: [try TestServers.shared.url(.nginx, "/1m.bin")], outputName: "again.bin"),
+        ]
+    }
+
+    /// Checks that the files of `threeFiles()` are in `output`, byte for byte as nginx serves them.
+    static func assertThreeFilesArrived(in output: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let docroot = try TestServers.shared.docroot
+        for (name, source) in [("1m.bin", "1m.bin"), ("again.bin", "1m.bin"), ("100k.bin", "100k.bin")] {
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)),
+                           try Data(contentsOf: docroot.appendingPathComponent(source)), name, file: file, line: line)
+        }
+    }
+
     /// The content `/flaky-file`, `/no-ranges` and `/slow-ranged` serve for `size`.
     static func flakyBytes(_ size: Int) -> Data {
         Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 8)) })

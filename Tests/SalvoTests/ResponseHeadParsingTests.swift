@@ -1,0 +1,73 @@
+import XCTest
+@testable import Salvo
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The response head's header lines, parsed from the bytes libcurl collected into the
+/// dictionary Foundation's `HTTPURLResponse` takes, and one header found without it.
+final class ResponseHeadParsingTests: XCTestCase {
+    private func head(_ text: String, status: Int = 200, url: String = "http://example.test/a") -> ResponseHead {
+        ResponseHead(statusCode: status, httpVersion: "1.1", url: url, contentType: nil, redirectURL: nil, rawHeaders: Array(text.utf8))
+    }
+
+    func testFieldsAreTrimmedOfSpacesAndTabsAndKeepTheirSpelling() {
+        let fields = head("HTTP/1.1 200 OK\r\nContent-Type:  text/plain \r\nX-Tab:\tvalue\t\r\nETag: \"abc\"\r\n\r\n").headerFields
+        XCTAssertEqual(fields, ["Content-Type": "text/plain", "X-Tab": "value", "ETag": "\"abc\""])
+    }
+
+    func testARepeatedNameIsJoinedUnderItsFirstSpellingIgnoringCase() {
+        let fields = head("HTTP/1.1 200 OK\r\nVary: Accept\r\nvary: Origin\r\nVARY: Cookie\r\n\r\n").headerFields
+        XCTAssertEqual(fields, ["Vary": "Accept, Origin, Cookie"])
+    }
+
+    func testStatusLineLinesWithoutAColonAndEmptyNamesAreSkipped() {
+        let fields = head("HTTP/1.1 200 OK\r\nno colon here\r\n: nameless\r\nX-Empty:\r\nX-Ok: 1\r\n\r\n").headerFields
+        XCTAssertEqual(fields, ["X-Empty": "", "X-Ok": "1"])
+    }
+
+    func testBareLineFeedsAndCarriageReturnsEndLinesToo() {
+        let fields = head("HTTP/1.1 200 OK\nA: 1\rB: 2\r\n\nC: 3\n").headerFields
+        XCTAssertEqual(fields, ["A": "1", "B": "2", "C": "3"])
+    }
+
+    func testAColonInTheValueStaysInTheValue() {
+        XCTAssertEqual(head("HTTP/1.1 301 Moved\r\nLocation: http://example.test:8080/b\r\n\r\n").headerFields,
+                       ["Location": "http://example.test:8080/b"])
+    }
+
+    func testNonASCIIValuesDecodeAsUTF8() {
+        XCTAssertEqual(head("HTTP/1.1 200 OK\r\nX-Name: caf\u{E9} \u{2603}\r\n\r\n").headerFields, ["X-Name": "caf\u{E9} \u{2603}"])
+    }
+
+    func testOneValueIsFoundIgnoringCaseAndJoinedWhenRepeated() {
+        let response = head("HTTP/1.1 200 OK\r\nContent-Length: 10\r\nSet-Thing: a\r\nset-thing:  b \r\n\r\n")
+        XCTAssertEqual(response.value(forHeader: "content-length"), "10")
+        XCTAssertEqual(response.value(forHeader: "SET-THING"), "a, b")
+        XCTAssertNil(response.value(forHeader: "Content"), "a prefix of a name is not the name")
+        XCTAssertNil(response.value(forHeader: "HTTP/1.1 200 OK"))
+    }
+
+    func testTheResponseBuiltForAnAnnouncedHeadIsReusedForTheSameFinalHead() throws {
+        let spec = RequestSpec(url: URL(string: "http://example.test/a")!, method: .get, headers: HTTPHeaders())
+        let context = ResponseContext(spec: spec, urlRequest: nil)
+        let announced = head("HTTP/1.1 200 OK\r\nX-A: 1\r\n\r\n")
+        let early = try XCTUnwrap(context.response(for: announced))
+        XCTAssertEqual(early.url, spec.url)
+        XCTAssertEqual(early.value(forHTTPHeaderField: "x-a"), "1")
+        context.complete(head: announced, metrics: TransferMetrics())
+        XCTAssertTrue(context.httpResponse === early, "the same head is not built twice")
+
+        let other = ResponseContext(spec: spec, urlRequest: nil)
+        _ = other.response(for: announced)
+        other.complete(head: head("HTTP/1.1 200 OK\r\nX-A: 2\r\n\r\n"), metrics: TransferMetrics())
+        XCTAssertEqual(other.httpResponse?.value(forHTTPHeaderField: "X-A"), "2", "a different final head gets its own response")
+    }
+
+    func testAResponseAtAnotherURLParsesThatURL() throws {
+        let spec = RequestSpec(url: URL(string: "http://example.test/a")!, method: .get, headers: HTTPHeaders())
+        let context = ResponseContext(spec: spec, urlRequest: nil)
+        context.complete(head: head("HTTP/1.1 200 OK\r\n\r\n", url: "http://example.test/b"), metrics: TransferMetrics())
+        XCTAssertEqual(context.httpResponse?.url?.absoluteString, "http://example.test/b")
+    }
+}
