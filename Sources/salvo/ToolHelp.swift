@@ -20,7 +20,10 @@ enum ToolHelp {
     Output:
       -d, --dir DIR             output directory (default: the current directory)
       -o, --out NAME            file name, for a single URL given as an argument
-      -c, --continue            resume partial files (NAME.part) left by an earlier run
+      -c, --continue            resume partial files (NAME.part) left by an earlier run, and
+                                skip a file already whole under its final name: its checksum
+                                matches (no request is made), or its size is the length the
+                                server gives (counted as skipped)
           --checksum TYPE=HEX   expected digest of a single URL's file; TYPE is sha-256,
                                 sha-1 or md5. A file that does not match is a failure.
           --no-fsync            rename finished files without first flushing them to the
@@ -61,10 +64,11 @@ enum ToolHelp {
                                 file), retry (attempt, delay, reason), single_connection
                                 (reason: -s could not cut the file into ranges), done (path, bytes,
                                 sha256, attempts, seconds), error (reason), cancelled (Ctrl-C;
-                                path of the kept partial file) and summary, last
+                                path of the kept partial file), skipped (-c found it whole)
+                                and summary, last
           --manifest FILE       when the run ends, one JSON line per file written to FILE:
                                 url, path, bytes, sha256, attempts, seconds, status (done,
-                                failed, interrupted) and reason for a failed file
+                                failed, interrupted, skipped) and reason for a failed file
       -q, --quiet               no progress display and no notices: only errors, and the
                                 summary's failure lines on standard error
           --help                print this help and exit
@@ -74,7 +78,8 @@ enum ToolHelp {
       the ETA once every file has started and told its size) and a line per file in flight
       are redrawn in place up to ten times a second. Otherwise (a pipe, a log) each file
       prints one line as it ends, 'done  PATH  BYTES' or 'FAILED URL: REASON'. Both end with
-      a summary: files done, failed and skipped, bytes, time, mean rate, and each failure.
+      a summary: files done, failed and skipped (and stopped by Ctrl-C), bytes, time, mean
+      rate, and each failure.
 
     Ctrl-C:
       The first starts no new file and stops the files in flight, keeping each as NAME.part

@@ -20,7 +20,8 @@ final class ToolJSONReporter: ToolReporter {
         var line = ToolJSONLine(event: "summary")
         line.add("done", summary.succeeded)
         line.add("failed", summary.failed)
-        line.add("skipped", summary.cancelled)
+        line.add("skipped", summary.alreadyComplete)
+        line.add("stopped", summary.cancelled)
         line.add("bytes", summary.bytes)
         line.add("seconds", summary.seconds)
         line.add("bytes_per_second", summary.seconds > 0 ? Double(summary.bytes) / summary.seconds : 0)
@@ -68,13 +69,15 @@ final class ToolJSONReporter: ToolReporter {
         return line
     }
 
-    /// `done`, `error`, or `cancelled` for a file stopped by Ctrl-C (its partial file is kept).
+    /// `done`, `error`, `cancelled` for a file stopped by Ctrl-C (its partial file is kept),
+    /// or `skipped` for a file `--continue` found whole under its final name.
     private static func finishedLine(_ result: BulkDownloader.FileResult) -> ToolJSONLine {
         let event: String
         switch result.outcome {
         case .succeeded: event = "done"
         case .failed: event = "error"
         case .cancelled: event = "cancelled"
+        case .alreadyComplete: event = "skipped"
         }
         var line = ToolJSONLine(event: event)
         line.add("index", result.file.index)

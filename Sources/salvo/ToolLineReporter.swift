@@ -40,13 +40,16 @@ final class ToolLineReporter: ToolReporter {
         "one connection  \(file.entry.uris.first?.absoluteString ?? "?"): \(reason)"
     }
 
-    /// `done  PATH  BYTES`, `FAILED URL: REASON` or `stopped  URL  partial PATH`.
+    /// `done  PATH  BYTES`, `skipped  PATH  BYTES  already complete`, `FAILED URL: REASON` or
+    /// `stopped  URL  partial PATH`.
     static func line(_ result: BulkDownloader.FileResult) -> String {
         switch result.outcome {
         case .succeeded:
             return "done  \(result.path?.path ?? "?")  \(result.bytes)"
         case let .failed(reason):
             return ToolSummary.failureLine(result, reason: reason)
+        case .alreadyComplete:
+            return "skipped  \(result.path?.path ?? "?")  \(result.bytes)  already complete"
         case .cancelled:
             let kept = result.path.map { "  partial \($0.path) kept for --continue" } ?? ""
             return "stopped  \(ToolSummary.url(of: result))\(kept)"

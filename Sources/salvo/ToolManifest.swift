@@ -77,6 +77,7 @@ final class ToolManifest: Sendable {
             line.add("status", "failed")
             line.add("reason", reason)
         case .cancelled: line.add("status", "interrupted")
+        case .alreadyComplete: line.add("status", "skipped")
         }
         return line
     }

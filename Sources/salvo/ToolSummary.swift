@@ -24,7 +24,9 @@ struct ToolSummary {
 
     /// The totals line, then one line per failure.
     func lines(_ summary: BulkDownloader.Summary) -> [String] {
-        var totals = "summary: \(summary.succeeded) done, \(summary.failed) failed, \(summary.cancelled) skipped; "
+        var totals = "summary: \(summary.succeeded) done, \(summary.failed) failed, \(summary.alreadyComplete) skipped"
+        if summary.cancelled > 0 { totals += ", \(summary.cancelled) stopped" }
+        totals += "; "
         totals += "\(summary.bytes) bytes (\(ToolUnits.bytes(summary.bytes))) in \(ToolUnits.duration(summary.seconds)), "
         totals += "mean \(ToolUnits.rate(bytes: summary.bytes, seconds: summary.seconds))"
         if summary.wasCancelled { totals += "; interrupted, files not started were left" }

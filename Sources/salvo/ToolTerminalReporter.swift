@@ -72,6 +72,8 @@ final class ToolTerminalReporter: ToolReporter {
                 if result.succeeded {
                     state.done += 1
                     state.finishedBytes += result.bytes
+                } else if result.outcome == .alreadyComplete {
+                    state.done += 1
                 } else if result.failureReason != nil {
                     state.failed += 1
                 }

@@ -41,6 +41,8 @@ final class BulkDownloadCancellationTests: XCTestCase {
                 allowed.formUnion([name + ".part", name + ".part.json"])
             case let .failed(reason):
                 XCTFail("\(name) failed: \(reason)")
+            case .alreadyComplete:
+                XCTFail("\(name) was found whole in a fresh directory")
             }
         }
         XCTAssertEqual(Set(BulkDownloadFixtures.listing(output)), allowed)

@@ -14,12 +14,8 @@ final class BulkDownloadSplitTests: XCTestCase {
         return options
     }
 
-    /// The `Range` header of each request the fault server's `/ranged-count` saw for `key`,
-    /// in the order they came ("" for none).
     private func rangesAsked(_ key: String) throws -> [String] {
-        let data = try Data(contentsOf: try TestServers.shared.url(.fault, "/ranged-count-hits?key=\(key)"))
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try XCTUnwrap(object["ranges"] as? [String])
+        try BulkDownloadFixtures.rangesAsked(key)
     }
 
     private func notices(_ log: BulkEventLog) -> [String] {

@@ -87,7 +87,10 @@ final class SalvoToolDownloadTests: XCTestCase {
         let key = UUID().uuidString
         let flaky = try TestServers.shared.url(.fault, "/fail-twice?key=\(key)").absoluteString
         let missing = try nginx("/missing-\(UUID().uuidString).bin")
-        let outcome = try SalvoToolProcess.run(["--json", "--retry-wait", "0", "-d", output.path, try nginx("/1m.bin"), flaky, missing])
+        // Paced over ~450 ms: a file that ends within the first progress interval (100 ms)
+        // has no progress event.
+        let slow = try TestServers.shared.url(.fault, "/slow-ranged?size=1048576&chunks=4&interval=150").absoluteString
+        let outcome = try SalvoToolProcess.run(["--json", "--retry-wait", "0", "-d", output.path, slow, flaky, missing])
         XCTAssertEqual(outcome.status, 1, outcome.standardError)
         let events = try SalvoToolProcess.jsonObjects(outcome.standardOutput)
         let names = events.compactMap { $0["event"] as? String }
@@ -106,7 +109,7 @@ final class SalvoToolDownloadTests: XCTestCase {
         let error = try XCTUnwrap(events.first { $0["event"] as? String == "error" })
         XCTAssertEqual(error["url"] as? String, missing)
         XCTAssertEqual(error["reason"] as? String, "HTTP 404 Not Found")
-        let done = try XCTUnwrap(events.first { $0["event"] as? String == "done" && ($0["url"] as? String)?.hasSuffix("/1m.bin") == true })
+        let done = try XCTUnwrap(events.first { $0["event"] as? String == "done" && $0["url"] as? String == slow })
         let path = try XCTUnwrap(done["path"] as? String)
         XCTAssertEqual(done["bytes"] as? Int, 1_048_576)
         XCTAssertEqual(done["sha256"] as? String, try BulkDownloadFixtures.digest("sha256sum", of: URL(fileURLWithPath: path)))

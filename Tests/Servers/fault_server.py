@@ -150,13 +150,17 @@ RANGED = {}
 
 
 def ranged_count(query, headers):
-    """/ranged-count's answer: a file that honours byte ranges, counting what was asked."""
+    """/ranged-count's answer: a file that honours byte ranges, counting what was asked
+    (with `cd`, named by a Content-Disposition header of that value)."""
     key = query.get("key", [""])[0]
     size = int_param(query, "size", 1000, minimum=0)
     range_header = headers.get("range", "")
     RANGED.setdefault(key, []).append(range_header)
     body = flaky_file_bytes(size)
     extra = ('ETag: "rc"', "Accept-Ranges: bytes")
+    disposition = query.get("cd", [None])[0]
+    if disposition is not None:
+        extra += (f"Content-Disposition: {disposition}",)
     if_range = headers.get("if-range")
     if not range_header.startswith("bytes=") or (if_range is not None and if_range != '"rc"'):
         return response(200, "OK", body, "application/octet-stream", extra=extra)

@@ -51,6 +51,10 @@ extension BulkDownloader {
             /// The run was cancelled first; its `.part` and sidecar, if any bytes came with a
             /// validator, are left to be continued.
             case cancelled
+            /// With `continuePartial`, the file was already whole under its final name: its
+            /// checksum matched (no request was made), or its size is the length the server
+            /// gave. Nothing was written.
+            case alreadyComplete
         }
 
         /// The file.
@@ -102,6 +106,8 @@ extension BulkDownloader {
         public var wasCancelled = false
         /// Why reading the entries stopped early, if it did: no later entry was started.
         public var inputError: String?
+        /// Files already whole under their final names (`FileResult.Outcome.alreadyComplete`).
+        public var alreadyComplete = 0
         /// How many times a transfer waited for `Options.maximumOverallRate`.
         public var overallRateWaits = 0
 

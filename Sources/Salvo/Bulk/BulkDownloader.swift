@@ -199,6 +199,7 @@ public final class BulkDownloader: Sendable {
                 summary.bytes += result.bytes
             case .failed: summary.failed += 1
             case .cancelled: summary.cancelled += 1
+            case .alreadyComplete: summary.alreadyComplete += 1
             }
         }
         await withTaskGroup(of: FileResult.self) { group in

@@ -132,7 +132,7 @@ extension BulkFileDownload {
                     }
                 case .cancelled:
                     cancelled = true
-                case .completed, .splittable, .unsplittable:
+                case .completed, .splittable, .unsplittable, .resumable, .alreadyComplete:
                     break
                 }
             }

@@ -32,6 +32,11 @@ final class BulkFileDownload: Sendable {
         case splittable
         /// The range probe found no usable ranges: the file is fetched whole next.
         case unsplittable
+        /// The response named the file, and an earlier run left that name's partial file:
+        /// it is taken up (`State.pendingResume`) and the rest asked for next.
+        case resumable
+        /// With `continuePartial`, the final name already holds the whole file.
+        case alreadyComplete
     }
 
     /// What the next request for a URI is.
@@ -68,6 +73,12 @@ final class BulkFileDownload: Sendable {
         /// Whether a sidecar may sit beside the partial file: this run wrote one, or the
         /// partial file was an earlier run's. Otherwise there is none to remove.
         var sidecarMayExist = false
+        /// An earlier run's partial file, found once the response named the file, to take up
+        /// before the next attempt; `lookedForPart` makes that happen at most once.
+        var pendingResume: (sidecar: BulkPartSidecar, partPath: String)?
+        var lookedForPart = false
+        /// With `continuePartial`, the final name held the whole file before the run.
+        var foundComplete = false
     }
 
     /// How often a file's `progress` is reported, at most.
@@ -116,6 +127,9 @@ final class BulkFileDownload: Sendable {
         } catch {
             return result(.failed(reason: Self.describe(error)), url: nil, path: nil, sha256: nil, attempts: 0, since: started)
         }
+        if state.withLock({ $0.foundComplete }) {
+            return result(.alreadyComplete, url: nil, path: finalURL(in: directory), sha256: nil, attempts: 0, since: started)
+        }
         var lastFailure = "no URI to try"
         uris: for uri in file.entry.uris {
             var tries = 0
@@ -136,6 +150,15 @@ final class BulkFileDownload: Sendable {
                     tries -= 1
                     attempts -= 1
                     continue
+                case .resumable:
+                    // Found the partial file only once the response named it: its rest is the next request.
+                    tries -= 1
+                    attempts -= 1
+                    takeUpPendingResume()
+                    continue
+                case .alreadyComplete:
+                    return result(.alreadyComplete, url: uri, path: finalURL(in: directory), sha256: nil, attempts: attempts,
+                                  since: started)
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
                 case .completed:
@@ -194,23 +217,11 @@ final class BulkFileDownload: Sendable {
         }
         if options.continuePartial, let name = state.withLock({ $0.name }) {
             let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
+            state.withLock { $0.lookedForPart = true }
             if let sidecar = Self.resumableSidecar(at: partPath, uris: entry.uris) {
-                if options.split > 1, let ranges = sidecar.ranges, let length = sidecar.expectedLength,
-                   BulkPartSidecar.rangesAreValid(ranges, length: length) {
-                    try resumeRanges(sidecar, ranges: ranges, length: length, partPath: partPath)
-                    return directory
-                }
-                try writer.open(partPath, keeping: sidecar.bytesDone)
-                let kept = writer.bytes
-                state.withLock {
-                    $0.opened = true
-                    $0.sidecarMayExist = true
-                    $0.etag = sidecar.etag
-                    $0.lastModified = sidecar.lastModified
-                    $0.expectedLength = sidecar.expectedLength
-                    $0.bytesURI = URL(string: sidecar.url)
-                    $0.resumedFrom = kept
-                }
+                try takeUp(sidecar, partPath: partPath)
+            } else if try existingFileMatchesChecksum(directory.appendingPathComponent(name, isDirectory: false).path) {
+                state.withLock { $0.foundComplete = true }
             }
         }
         return directory
@@ -250,6 +261,11 @@ final class BulkFileDownload: Sendable {
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
                 request.onHTTPResponse(on: session.rootQueue) { [self] response, decide in
+                    if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
+                        control.settle(early)
+                        decide(.cancel)
+                        return
+                    }
                     if probe, !resumes {
                         if response.statusCode == 206 {
                             if let failure = probed(response, uri: uri, directory: directory, control: control) {
@@ -292,6 +308,26 @@ final class BulkFileDownload: Sendable {
             }
         } onCancel: {
             control.cancel()
+        }
+    }
+
+    /// Continues an earlier run's partial file from what its sidecar says is done.
+    func takeUp(_ sidecar: BulkPartSidecar, partPath: String) throws {
+        if options.split > 1, let ranges = sidecar.ranges, let length = sidecar.expectedLength,
+           BulkPartSidecar.rangesAreValid(ranges, length: length) {
+            try resumeRanges(sidecar, ranges: ranges, length: length, partPath: partPath)
+            return
+        }
+        try writer.open(partPath, keeping: sidecar.bytesDone)
+        let kept = writer.bytes
+        state.withLock {
+            $0.opened = true
+            $0.sidecarMayExist = true
+            $0.etag = sidecar.etag
+            $0.lastModified = sidecar.lastModified
+            $0.expectedLength = sidecar.expectedLength
+            $0.bytesURI = URL(string: sidecar.url)
+            $0.resumedFrom = kept
         }
     }
 
@@ -338,6 +374,9 @@ final class BulkFileDownload: Sendable {
                 // bytes (measured: ~0.5 ms of a 100 KiB file's ~1.5 ms). A process killed
                 // before then leaves a `.part` without one, which `--continue` starts over.
                 $0.lastSidecar = .now
+                // Likewise the first progress report: a file that ends within
+                // `progressInterval` is reported by its `finished` event alone.
+                if $0.lastProgress == nil { $0.lastProgress = .now }
             }
             return nil
         } catch {
@@ -396,6 +435,7 @@ final class BulkFileDownload: Sendable {
     /// What an attempt's completion means.
     private func outcome(of completion: DataStreamRequest.Completion, control: BulkAttemptControl, uri: URL,
                          probe: Bool) -> AttemptOutcome {
+        if let settled = control.settled { return settled }
         if let failure = control.failure { return .failed(failure) }
         if let probed = control.probe { return probed ? .splittable : .unsplittable }
         if let error = completion.error {
@@ -547,7 +587,7 @@ final class BulkFileDownload: Sendable {
         let (received, resumedFrom) = state.withLock { ($0.bytesReceived, $0.resumedFrom) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let bytes: Int64
-        if outcome == .succeeded, let path {
+        if outcome == .succeeded || outcome == .alreadyComplete, let path {
             // stat(2) alone: FileManager's attributes also look up the owner's and group's names.
             var info = stat()
             bytes = stat(path.path, &info) == 0 ? Int64(info.st_size) : writer.bytes
@@ -578,6 +618,7 @@ final class BulkAttemptControl: Sendable {
         var cancelled = false
         var failure: BulkAttemptFailure?
         var probe: Bool?
+        var settled: BulkFileDownload.AttemptOutcome?
     }
 
     private let state = Mutex(State())
@@ -606,6 +647,14 @@ final class BulkAttemptControl: Sendable {
     }
 
     var failure: BulkAttemptFailure? { state.withLock { $0.failure } }
+
+    /// Records that the response showed the work is elsewhere (`resumable`) or done
+    /// (`alreadyComplete`): the attempt ends with that outcome, whatever its transfer says.
+    func settle(_ outcome: BulkFileDownload.AttemptOutcome) {
+        state.withLock { if $0.settled == nil { $0.settled = outcome } }
+    }
+
+    var settled: BulkFileDownload.AttemptOutcome? { state.withLock { $0.settled } }
 
     /// What a range probe found: `true` when the file was cut into ranges, `false` when it is
     /// to be fetched whole; `nil` before (or when the attempt was no probe).

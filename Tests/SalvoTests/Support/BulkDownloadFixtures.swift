@@ -53,6 +53,14 @@ enum BulkDownloadFixtures {
         }
     }
 
+    /// The `Range` header of each request the fault server's `/ranged-count` saw for `key`,
+    /// in the order they came ("" for none).
+    static func rangesAsked(_ key: String) throws -> [String] {
+        let data = try Data(contentsOf: try TestServers.shared.url(.fault, "/ranged-count-hits?key=\(key)"))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(object["ranges"] as? [String])
+    }
+
     /// The content `/flaky-file`, `/no-ranges` and `/slow-ranged` serve for `size`.
     static func flakyBytes(_ size: Int) -> Data {
         Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 8)) })
