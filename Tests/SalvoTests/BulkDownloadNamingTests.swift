@@ -39,6 +39,20 @@ final class BulkDownloadNamingTests: XCTestCase {
         XCTAssertEqual(BulkNameClaims.numbered("dir.d/file", 1), "dir.d/file (1)")
     }
 
+    /// Thousands of URLs with one name (`download?id=N`) get every number once, in order,
+    /// and a name taken outright is skipped by the numbering.
+    func testManyClaimsOfOneNameAreNumberedInOrder() {
+        let claims = BulkNameClaims()
+        XCTAssertEqual(claims.claim("download (3)"), "download (3)")
+        let names = (0..<20_000).map { _ in claims.claim("download") }
+        XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertEqual(Array(names.prefix(5)), ["download", "download (1)", "download (2)", "download (4)", "download (5)"])
+        XCTAssertEqual(names.last, "download (20000)")
+        XCTAssertFalse(claims.claimIfFree("download (7)"))
+        XCTAssertTrue(claims.claimIfFree("download (20001)"))
+        XCTAssertEqual(claims.claim("download"), "download (20002)")
+    }
+
     func testHostileServerNamesStayInsideTheDirectory() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

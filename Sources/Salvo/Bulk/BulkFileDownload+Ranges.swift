@@ -175,6 +175,7 @@ extension BulkFileDownload {
                 }
                 request.responseStream(on: session.rootQueue) { [self] stream in
                     if case let .complete(completion) = stream.event {
+                        control.ended()
                         continuation.resume(returning: rangeOutcome(of: completion, index: index, control: control))
                     }
                 }

@@ -301,6 +301,7 @@ final class BulkFileDownload: Sendable {
                 }
                 request.responseStream(on: session.rootQueue) { [self] stream in
                     if case let .complete(completion) = stream.event {
+                        control.ended()
                         continuation.resume(returning: outcome(of: completion, control: control, uri: uri, probe: probe && !resumes))
                     }
                 }
@@ -426,8 +427,10 @@ final class BulkFileDownload: Sendable {
         queue.async { [self] in
             if report { onEvent(.progress(file, bytes: writer.bytes, total: total)) }
             if refresh, let partPath = partPath() {
+                // What is counted before the flush is on the disk after it.
+                let sidecar = sidecarSnapshot()
                 writer.flush()
-                try? writeSidecar(partPath: partPath)
+                try? write(sidecar, partPath: partPath)
             }
         }
     }
@@ -560,8 +563,13 @@ final class BulkFileDownload: Sendable {
     }
 
     func writeSidecar(partPath: String) throws {
+        try write(sidecarSnapshot(), partPath: partPath)
+    }
+
+    /// The sidecar for the bytes written so far, or `nil` before any came.
+    func sidecarSnapshot() -> BulkPartSidecar? {
         let bytes = writer.bytes
-        let sidecar = state.withLock { state -> BulkPartSidecar? in
+        return state.withLock { state -> BulkPartSidecar? in
             guard let uri = state.bytesURI else { return nil }
             // Fetched in ranges: `bytesDone` is the prefix without a gap, for a reader that
             // knows nothing of ranges.
@@ -569,6 +577,9 @@ final class BulkFileDownload: Sendable {
                                    expectedLength: state.expectedLength,
                                    bytesDone: state.ranges.map(BulkPartSidecar.prefixDone) ?? bytes, ranges: state.ranges)
         }
+    }
+
+    private func write(_ sidecar: BulkPartSidecar?, partPath: String) throws {
         guard let sidecar else { return }
         state.withLock { $0.sidecarMayExist = true }
         // Not under the directory lock: a sidecar is rare (one per file every few seconds)
@@ -630,6 +641,12 @@ final class BulkAttemptControl: Sendable {
             return state.cancelled
         }
         if cancelled { request.cancel() }
+    }
+
+    /// Forgets the request once it has completed: the request's handlers hold this control,
+    /// so keeping the request here would keep both alive.
+    func ended() {
+        state.withLock { $0.request = nil }
     }
 
     /// Cancels the attempt (the task was cancelled).

@@ -5,8 +5,21 @@ import Synchronization
 /// The first entry to claim a name gets it; a later one that maps to the same name gets
 /// ` (1)`, ` (2)`, … inserted before the extension: `a.txt`, `a (1).txt`, `a (2).txt`.
 /// Names are compared as the paths they are, relative to the run's directory.
+///
+/// A run of millions of files keeps only a hash of each name, 8 bytes (`BulkNameHashes`;
+/// its memory must not grow with the names' length), and for each name that was claimed
+/// twice the next number to try (so
+/// a list of a million `download?id=N` URLs, all named `download`, numbers them in linear
+/// time). Two different names with one hash, about one chance in 10^13 for a million
+/// names, only cost one of them a needless number.
 final class BulkNameClaims: Sendable {
-    private let taken = Mutex(Set<String>())
+    private struct State: ~Copyable {
+        var taken = BulkNameHashes()
+        /// For a name claimed more than once: the number its next claim tries first.
+        var nextNumber: [Int: Int] = [:]
+    }
+
+    private let state = Mutex(State())
 
     /// The longest final name in bytes: room is left for ` (N)` and for `.part.json`, so the
     /// partial file and its sidecar fit in Linux's 255-byte `NAME_MAX` too.
@@ -17,13 +30,17 @@ final class BulkNameClaims: Sendable {
     /// - Parameter path: The path of the file, `/`-separated; its last component is the name.
     /// - Returns: The path claimed.
     func claim(_ path: String) -> String {
-        taken.withLock { taken in
-            if taken.insert(path).inserted { return path }
-            var number = 1
+        state.withLock { (state: inout State) -> String in
+            let key = path.hashValue
+            if state.taken.insert(key) { return path }
+            var number = state.nextNumber[key] ?? 1
             while true {
                 let candidate = Self.numbered(path, number)
-                if taken.insert(candidate).inserted { return candidate }
                 number += 1
+                if state.taken.insert(candidate.hashValue) {
+                    state.nextNumber[key] = number
+                    return candidate
+                }
             }
         }
     }
@@ -32,7 +49,7 @@ final class BulkNameClaims: Sendable {
     ///
     /// - Returns: Whether `path` is now this caller's.
     func claimIfFree(_ path: String) -> Bool {
-        taken.withLock { $0.insert(path).inserted }
+        state.withLock { (state: inout State) -> Bool in state.taken.insert(path.hashValue) }
     }
 
     /// `path` with ` (number)` inserted before the extension of its last component. A leading

@@ -211,10 +211,17 @@ final class BulkPartWriter: Sendable {
         }
     }
 
-    /// Flushes what was written to the disk (`fdatasync`), so a sidecar written afterwards
-    /// never counts bytes a crash could lose.
+    /// Flushes what was written so far to the disk (`fdatasync`), so a sidecar written
+    /// afterwards never counts bytes a crash could lose.
+    ///
+    /// The flush runs on a duplicate of the descriptor, outside the lock: it may wait seconds
+    /// for the disk, and the body's writes (on the engine's loop thread, which serves every
+    /// transfer) must not wait with it.
     func flush() {
-        state.withLock { if $0.descriptor >= 0 { _ = fdatasync($0.descriptor) } }
+        let duplicate = state.withLock { $0.descriptor >= 0 ? dup($0.descriptor) : -1 }
+        guard duplicate >= 0 else { return }
+        _ = fdatasync(duplicate)
+        close(duplicate)
     }
 
     /// Flushes (when `flushes`) and closes the file, and hands out its digests: SHA-256, and the entry's

@@ -97,7 +97,11 @@ final class StreamAttempts: AttemptHooks {
 
     func attemptSucceeded(_ request: Request) -> AFError? { nil }
 
-    func requestFinishing(_ request: Request) {}
+    /// Drops the sink maker: it may hold what holds the request (a caller's per-attempt
+    /// state), and no attempt follows.
+    func requestFinishing(_ request: Request) {
+        state.withLock { $0.makeSink = nil }
+    }
 
     // MARK: Delivery (delivery queue)
 

@@ -150,7 +150,10 @@ extension CurlEasy {
         }
         if let share, transfer.usesCookies {
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
-            set(CURLOPT_COOKIEFILE, string: "")
+            if !cookieEngineStarted {
+                set(CURLOPT_COOKIEFILE, string: "")
+                cookieEngineStarted = true
+            }
         } else if share != nil {
             // A reset keeps a pooled handle's share, and with it the jar: detach it.
             _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)

@@ -16,6 +16,11 @@ final class CurlEasy {
     /// reset and sets only its own pointers and URL, as a C program reusing handles would.
     /// Loop thread only, so no runtime exclusivity check.
     @exclusivity(unchecked) var plainProfile: PlainProfile?
+    /// Whether `CURLOPT_COOKIEFILE` started this handle's cookie engine. Once is enough (a
+    /// reset keeps the engine and the share's jar), and more is harmful: libcurl 7.88 appends
+    /// each call's file name to a list it keeps for the handle's life, 16 bytes a transfer
+    /// that a pooled handle never gives back.
+    @exclusivity(unchecked) var cookieEngineStarted = false
 
     /// The options a plain transfer (a GET with no body, progress, credential or verbose
     /// logging, whose body goes to memory or to a download's file) sets beyond its pointers
