@@ -37,11 +37,14 @@ case "${1-}" in
     bench)
         shift
         "$ROOT/Scripts/setup.sh"
+        # The transfers suite runs the salvo tool from beside salvo-bench.
         build salvo-bench
+        build salvo
         exec "$SCRATCH/release/salvo-bench" "$@" ;;
     dispatch|encoding|transfers)
         "$ROOT/Scripts/setup.sh"
         build salvo-bench
+        build salvo
         exec "$SCRATCH/release/salvo-bench" "$@" ;;
 esac
 if [[ $# -gt 0 ]]; then

@@ -68,6 +68,16 @@ struct NginxConfiguration {
                     open_file_cache off;
                 }
 
+                # The same files, each connection held to limitedRate bytes a second: a
+                # one-connection rate that ranges fetched side by side can multiply.
+                location /limited/ {
+                    alias \(documentRoot)/files/;
+                    limit_rate \(Self.limitedRate);
+                    sendfile on;
+                    tcp_nopush on;
+                    open_file_cache off;
+                }
+
                 # An upload sink: accepts a body of any size and answers 204. nginx reads
                 # and discards the body in memory (nothing is written to disk); the client
                 # checks that it sent every byte.
@@ -80,6 +90,10 @@ struct NginxConfiguration {
 
         """
     }
+
+    /// Bytes a second nginx sends on one connection under `/limited/` (50 MiB/s), written
+    /// in bytes so no suffix convention is involved.
+    static let limitedRate = 50 << 20
 
     /// The body nginx serves at `/small`: 100 bytes of text.
     static let smallBody = String(repeating: "salvo-bench small body. ", count: 5).prefix(99) + "\n"

@@ -30,12 +30,12 @@ struct SalvoTransfers {
 
     private func download() -> Int {
         let session = session, queue = queue, client = request.client, size = request.transfer.size
-        let names = request.transfer.fileNames, base = request.baseURL, directory = outputDirectory
+        let transfer = request.transfer, names = transfer.fileNames, base = request.baseURL, directory = outputDirectory
         let tickets = Tickets()
         let loop = InflightLoop(total: names.count) { loop in
             let name = names[tickets.take()]
             let destination = URL(fileURLWithPath: directory + "/" + name)
-            session.download(base.appendingPathComponent("files/" + name), to: { _, _ in (destination, [.removePreviousFile]) })
+            session.download(base.appendingPathComponent(transfer.urlPath(name)), to: { _, _ in (destination, [.removePreviousFile]) })
                 .response(queue: queue) { response in
                     let written = TransferChild.fileSize(destination.path)
                     let failed = response.error != nil || written != size

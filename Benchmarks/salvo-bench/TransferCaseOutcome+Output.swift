@@ -1,7 +1,9 @@
 extension TransferCaseOutcome {
     /// The case's table: one row per client.
     func printTable() {
-        var table = TextTable(["client", "wall s", "±%", "MB/s", "CPU s", "peak MiB", "client MiB", "time / best", "CPU / best"])
+        let split = transfer.split > 1
+        var table = TextTable(["client", "wall s", "±%", "MB/s", "CPU s", "peak MiB", "client MiB", "time / best", "CPU / best"]
+                              + (split ? ["× 1 conn"] : []))
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -17,10 +19,28 @@ extension TransferCaseOutcome {
             table.add([client.rawValue + (lost > 0 ? " (\(lost) failed!)" : ""), Format.fixed(wall.median, 3),
                        Format.fixed(wall.spreadPercent / 2, 0), throughput(client).map { Format.fixed($0, 0) } ?? "-",
                        Format.fixed(cpu.median, 3), Format.fixed(peak.median, 1), Format.fixed(growth.median, 1),
-                       timeRatio(client).map { Format.fixed($0, 2) } ?? "-", cpuRatio(client).map { Format.fixed($0, 2) } ?? "-"])
+                       timeRatio(client).map { Format.fixed($0, 2) } ?? "-", cpuRatio(client).map { Format.fixed($0, 2) } ?? "-"]
+                      + (split ? [speedUpOverOneConnection(client).map { Format.fixed($0, 1) } ?? "-"] : []))
         }
         let best = bestOutside.map { "best outside client: \($0.rawValue)" } ?? "no outside client ran"
-        Console.line("\n\(transfer.name) (\(best))\n" + table.rendered + notes.map { "\n" + $0 }.joined())
+        Console.line("\n\(transfer.name) (\(best))\n" + table.rendered + notes.map { "\n" + $0 }.joined()
+                     + (split ? "\n" + splitGoals : ""))
+    }
+
+    /// The split case's targets, for each `salvo` tool row: at least six times the
+    /// one-connection rate, and no slower than aria2c fetching the same ranges.
+    private var splitGoals: String {
+        let rows = [TransferClient.salvoTool, .salvoToolNoFsync].compactMap { client -> String? in
+            guard let speedUp = speedUpOverOneConnection(client), let mine = seconds(client) else { return nil }
+            var line = "  \(client.rawValue): \(Format.fixed(speedUp, 1))× one connection (\(speedUp >= 6 ? "met" : "not met"))"
+            if failures(.aria2c) == 0, let theirs = seconds(.aria2c) {
+                let ratio = mine.median / theirs.median
+                line += ", time / aria2c \(Format.fixed(ratio, 2)) (\(ratio <= 1 ? "met" : "not met"))"
+            }
+            return line
+        }
+        guard !rows.isEmpty else { return "goals: not measured (curl or the salvo tool did not run)" }
+        return "goals: ≥ 6× one connection, time / aria2c ≤ 1\n" + rows.joined(separator: "\n")
     }
 
     /// Adds every client's figures to the JSON report.
@@ -43,8 +63,10 @@ extension TransferCaseOutcome {
                 "failures": Double(failures(client)),
             ]
             if let value = throughput(client) { figures["megabytesPerSecond"] = value }
-            if client.isSalvo, let value = timeRatio(client) { figures["timeRatioToBestOutside"] = value }
-            if client.isSalvo, let value = cpuRatio(client) { figures["cpuRatioToBestOutside"] = value }
+            if transfer.split > 1 { figures["split"] = Double(transfer.split) }
+            if client.isOurs, let value = timeRatio(client) { figures["timeRatioToBestOutside"] = value }
+            if client.isOurs, let value = cpuRatio(client) { figures["cpuRatioToBestOutside"] = value }
+            if let value = speedUpOverOneConnection(client) { figures["speedUpOverOneConnection"] = value }
             let note = bestOutside.map { "best outside client: \($0.rawValue)" }
             report.add(suite: .transfers, case: transfer.name, client: client.rawValue, figures: figures, note: errors[client] ?? note)
         }

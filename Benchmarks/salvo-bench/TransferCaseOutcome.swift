@@ -37,7 +37,7 @@ struct TransferCaseOutcome {
 
     /// The outside client with the lowest median wall time, among those without failures.
     var bestOutside: TransferClient? {
-        clients.filter { !$0.isSalvo && failures($0) == 0 }
+        clients.filter { !$0.isOurs && failures($0) == 0 }
             .compactMap { client in seconds(client).map { (client, $0.median) } }
             .min { $0.1 < $1.1 }?.0
     }
@@ -52,6 +52,13 @@ struct TransferCaseOutcome {
     func cpuRatio(_ client: TransferClient) -> Double? {
         guard let best = bestOutside, let mine = cpuSeconds(client), let theirs = cpuSeconds(best), theirs.median > 0 else { return nil }
         return mine.median / theirs.median
+    }
+
+    /// On a split case, curl's median wall time over `client`'s: how many times the
+    /// one-connection rate the client reached by fetching ranges side by side.
+    func speedUpOverOneConnection(_ client: TransferClient) -> Double? {
+        guard transfer.split > 1, failures(.curl) == 0, let one = seconds(.curl), let mine = seconds(client) else { return nil }
+        return one.median / mine.median
     }
 
     /// Megabytes (10⁶ bytes) per second at the median wall time.

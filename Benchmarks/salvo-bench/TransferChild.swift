@@ -4,12 +4,13 @@ import Foundation
 /// its measurement as one line of JSON on standard output.
 ///
 ///     salvo-bench --transfer-child CLIENT --base URL --source DIR --output DIR
-///                 --direction download|upload --count N --size BYTES --parallel K
+///                 --direction download|upload --count N --size BYTES --parallel K --split S
 ///
-/// Salvo runs in this process (CPU and peak memory are this process's, measured from the
-/// first transfer: the peak is reset then, and "start" is the resident size then); an outside tool runs as this process's child (its own CPU and peak
-/// memory, from `RUSAGE_CHILDREN`). The files go into a new directory under `--output`,
-/// removed before the child exits.
+/// The Salvo library runs in this process (CPU and peak memory are this process's,
+/// measured from the first transfer: the peak is reset then, and "start" is the resident
+/// size then); a tool (the `salvo` tool, curl, aria2c) runs as this process's child (its
+/// own CPU, from `RUSAGE_CHILDREN`, and its own peak memory). The files go into a new
+/// directory under `--output`, removed before the child exits.
 enum TransferChild {
     static let flag = "--transfer-child"
 
@@ -26,7 +27,7 @@ enum TransferChild {
         var arguments: [String] {
             [TransferChild.flag, client.rawValue, "--base", baseURL.absoluteString, "--source", sourceDirectory,
              "--output", outputParent, "--direction", transfer.direction.rawValue, "--count", String(transfer.count),
-             "--size", String(transfer.size), "--parallel", String(transfer.parallel)]
+             "--size", String(transfer.size), "--parallel", String(transfer.parallel), "--split", String(transfer.split)]
         }
     }
 
@@ -47,7 +48,7 @@ enum TransferChild {
 
     private static func measure(_ request: Request, outputDirectory: String) throws -> ClientMeasurement {
         let count = request.transfer.count
-        if request.client.isSalvo {
+        if request.client.runsInProcess {
             let salvo = SalvoTransfers(request: request, outputDirectory: outputDirectory)
             ProcessMemory.resetPeak()
             let resident = ProcessMemory.residentKiB
@@ -101,10 +102,10 @@ enum TransferChild {
         guard let base = values["--base"].flatMap(URL.init(string:)), let source = values["--source"], let output = values["--output"],
               let direction = values["--direction"].flatMap(TransferCase.Direction.init(rawValue:)),
               let count = values["--count"].flatMap(Int.init), let size = values["--size"].flatMap(Int.init),
-              let parallel = values["--parallel"].flatMap(Int.init) else {
+              let parallel = values["--parallel"].flatMap(Int.init), let split = values["--split"].flatMap(Int.init) else {
             throw BenchError("\(flag): missing or bad arguments: \(arguments)")
         }
         return Request(client: client, baseURL: base, sourceDirectory: source, outputParent: output,
-                       transfer: TransferCase(direction: direction, count: count, size: size, parallel: parallel))
+                       transfer: TransferCase(direction: direction, count: count, size: size, parallel: parallel, split: split))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The transfers suite: many small and a few large downloads, and one large upload,
-/// against the loopback nginx over HTTP/1.1; every client in a child process of its own,
-/// several rounds with the clients alternating, medians and ratios to the best outside
-/// client (curl or aria2c).
+/// The transfers suite: many small and a few large downloads, one large file fetched in
+/// ranges from a rate-limited location, and one large upload, against the loopback nginx
+/// over HTTP/1.1; every client in a child process of its own, several rounds with the
+/// clients alternating, medians and ratios to the best outside client (curl or aria2c).
 struct TransfersSuite {
     let options: BenchOptions
     let nginx: LoopbackNginx
@@ -38,17 +38,27 @@ struct TransfersSuite {
         return healthy
     }
 
+    private static let rate = TransferCase.sizeText(NginxConfiguration.limitedRate)
+
     static let legend = """
         Each client runs in a child process of its own and writes the files into a fresh directory (removed
-        afterwards). Salvo: CPU and peak RSS of its process from the first transfer on ("client MiB" is what
-        the transfers added to the resident size then). curl, aria2c: the tool's own CPU (getrusage of the
-        waited-for child) and peak RSS (its VmHWM, read every 2 ms), wall time from spawn to exit.
-        "/ best": over the fastest outside client.
-          salvo        session.download(url, to:) / session.upload(fileURL, to:, method: .put), handlers on one
-                       serial queue, httpMaximumConnectionsPerHost = files at once, libcurl's 16 KiB receive buffer
-          salvo-100k   the same with TransportConfiguration(receiveBufferSize: 100 KiB), curl's own setting
-          curl         curl --parallel --parallel-max N --fail -K list (url + output per file); upload: curl -T FILE
-          aria2c       aria2c -i list -j N -x 1 -s 1 --file-allocation=none
+        afterwards). The library rows (salvo, salvo-100k) run inside that child: CPU and peak RSS of its process
+        from the first transfer on ("client MiB" is what the transfers added to the resident size then). The
+        tools (salvo-tool, curl, aria2c) run as its child: their own CPU (getrusage of the waited-for child) and
+        peak RSS (VmHWM, read every 2 ms), wall time from spawn to exit. "/ best": over the fastest outside
+        client (curl or aria2c). N below is the case's files at once.
+          salvo               session.download(url, to:) / session.upload(fileURL, to:, method: .put), handlers on
+                              one serial queue, httpMaximumConnectionsPerHost = N, libcurl's 16 KiB receive buffer
+          salvo-100k          the same with TransportConfiguration(receiveBufferSize: 100 KiB), curl's own setting
+          salvo-tool          the salvo executable built beside salvo-bench, as run by default (each file flushed
+                              with fsync before its rename): salvo -q -i list -d DIR -j N -x N; downloads only
+          salvo-tool-nofsync  the same with --no-fsync: the durability of curl and aria2c, which do not fsync
+          curl                curl --parallel --parallel-max N --fail -K list (url + output per file); upload: curl -T FILE
+          aria2c              aria2c -i list -j N -x 1 -s 1 --file-allocation=none; downloads only
+        The split case (S ranges): one file from a location nginx holds to \(rate)/s per connection; salvo-tool
+        with -j 1 -x S -s S, aria2c with -j 1 -x S -s S --min-split-size=1M, curl over one connection: the
+        one-connection rate ("× 1 conn" is curl's time over each client's). The library fetches one range per
+        request, so its rows do not run there.
         """
 
     private func runCase(_ transfer: TransferCase, base: URL, source: String, outputParent: String) -> TransferCaseOutcome {
@@ -71,8 +81,10 @@ struct TransfersSuite {
                                                     outputParent: outputParent, transfer: transfer)
                 Console.progress(" \(client.rawValue)")
                 do {
-                    // Generous: 30 s plus 20 MB/s (loopback moves over 1 GB/s).
-                    let timeout = 30 + bytes / 20e6
+                    // Generous: 30 s plus 20 MB/s (loopback moves over 1 GB/s), plus the
+                    // whole file at the one-connection rate where nginx limits it.
+                    let limited = transfer.split > 1 ? bytes / Double(NginxConfiguration.limitedRate) : 0
+                    let timeout = 30 + bytes / 20e6 + limited
                     outcome.samples[client, default: []].append(try ChildProcess.run(arguments: request.arguments, timeout: timeout))
                 } catch {
                     outcome.errors[client] = "\(error)"

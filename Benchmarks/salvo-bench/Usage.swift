@@ -9,10 +9,13 @@ enum Usage {
                   HTTP/1.1 and h2c: raw libcurl (epoll + socket_action, and poll), Salvo
                   (completion handlers, async/await) and URLSession, each client in a
                   child process of its own
-      transfers   1000 × 100 KiB (16 at once) and 4 × 256 MiB downloads, a 256 MiB upload,
-                  from the loopback nginx: Salvo, curl --parallel and aria2c (when
-                  installed), each in a child process; with --quick 100 × 100 KiB,
-                  2 × 8 MiB and an 8 MiB upload
+      transfers   1000 × 100 KiB (16 at once) and 4 × 256 MiB downloads, one 1 GiB file
+                  in 8 ranges from a location limited to 50 MiB/s per connection, a
+                  256 MiB upload, from the loopback nginx: the Salvo library, the salvo
+                  tool (built beside salvo-bench: swift build -c release --product salvo),
+                  curl --parallel and aria2c (when installed), each in a child process;
+                  with --quick 100 × 100 KiB, 2 × 8 MiB, 64 MiB in 8 ranges and an 8 MiB
+                  upload
 
     Options:
       --quick              every suite briefly: proves the benchmark works, judges nothing
