@@ -55,7 +55,8 @@ public final class BulkDownloader: Sendable {
     /// The session sends `options.headers` with every request, opens at most
     /// `options.connectionsPerHost` connections to a host, fails a transfer that receives
     /// nothing for `options.timeout` seconds or cannot connect in `options.connectTimeout`,
-    /// does not decode compressed bodies (a file is saved as the server sends it), and limits
+    /// does not decode compressed bodies (a file is saved as the server sends it), reads with a
+    /// 100 KiB receive buffer, and limits
     /// each request to `options.maximumRatePerRequest` bytes per second when a rate is given.
     ///
     /// - Parameter options: How to run.
@@ -65,8 +66,10 @@ public final class BulkDownloader: Sendable {
         configuration.headers = [.defaultUserAgent]
         configuration.httpMaximumConnectionsPerHost = max(1, options.connectionsPerHost)
         configuration.timeoutIntervalForRequest = options.timeout
+        // libcurl's receive buffer at 100 KiB, as curl's tool sets it and the engine sets it
+        // for the library's downloads to a file: a sixth of the write calls of 16 KiB.
         let transport = TransportConfiguration(connectTimeout: options.connectTimeout, decompressesResponses: false,
-                                               maximumReceiveRate: options.maximumRatePerRequest)
+                                               receiveBufferSize: 100 * 1024, maximumReceiveRate: options.maximumRatePerRequest)
         session = Session(configuration: configuration, transport: transport,
                           rootQueue: DispatchQueue(label: "org.salvo.bulk.rootQueue"))
     }

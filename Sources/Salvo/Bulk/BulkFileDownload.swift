@@ -162,7 +162,7 @@ final class BulkFileDownload: Sendable {
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
                 case .completed:
-                    switch finalize(directory: directory) {
+                    switch await finalizeOffThePool(directory: directory) {
                     case let .success((path, sha256)):
                         return result(.succeeded, url: uri, path: path, sha256: sha256, attempts: attempts, since: started)
                     case let .failure(failure):
@@ -427,9 +427,11 @@ final class BulkFileDownload: Sendable {
         queue.async { [self] in
             if report { onEvent(.progress(file, bytes: writer.bytes, total: total)) }
             if refresh, let partPath = partPath() {
-                // What is counted before the flush is on the disk after it.
+                // What is counted before the flush is on the disk after it. Without
+                // `flushesFiles` no flush: the sidecar then holds against a killed process
+                // (the page cache keeps what was written), as the files do, not a power cut.
                 let sidecar = sidecarSnapshot()
-                writer.flush()
+                if options.flushesFiles { writer.flush() }
                 try? write(sidecar, partPath: partPath)
             }
         }
@@ -467,6 +469,16 @@ final class BulkFileDownload: Sendable {
     }
 
     // MARK: Ending
+
+    /// `finalize` on the file's own queue: its `fsync` waits for the disk, which must not hold
+    /// one of the few threads that run every task. Each file's serial queue gets a thread of
+    /// its own from Dispatch, so the files finishing together flush together, and the
+    /// journal commits their flushes as one.
+    private func finalizeOffThePool(directory: URL) async -> Result<(URL, String?), BulkAttemptFailure> {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.finalize(directory: directory)) }
+        }
+    }
 
     /// Verifies the finished partial file and renames it to its final name.
     private func finalize(directory: URL) -> Result<(URL, String?), BulkAttemptFailure> {

@@ -98,9 +98,16 @@ final class BulkPartWriter: Sendable {
             guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
             let kept = max(0, min(keeping, Int64(info.st_size)))
-            guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
+            // Only a file that holds more is cut: ext4 marks a file truncated to nothing and
+            // starts writing all of it back when it is closed (its replace-by-truncate
+            // heuristic), which stalled a run for seconds on large files.
+            if Int64(info.st_size) > kept {
+                guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
+            }
             try Self.rehash(&state, upTo: kept)
-            guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            if kept > 0 {
+                guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            }
             state.bytes = kept
         }
     }
@@ -135,7 +142,7 @@ final class BulkPartWriter: Sendable {
                 range.done = max(0, min(range.done, range.length, size - range.start))
                 return range
             }
-            if kept.allSatisfy({ $0.done == 0 }) {
+            if kept.allSatisfy({ $0.done == 0 }) && size > 0 {
                 guard ftruncate(descriptor, 0) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
             }
             guard ftruncate(descriptor, off_t(length)) == 0 else { throw BulkFileError("resize", path: path, errno: errno) }
@@ -251,11 +258,11 @@ final class BulkPartWriter: Sendable {
         }
     }
 
-    /// Closes the file, if it is open, keeping it as it is.
+    /// Closes the file, if it is open, keeping it as it is (flushed first when `flushes`).
     func closeFile() {
         state.withLock { state in
             if state.descriptor >= 0 {
-                _ = fdatasync(state.descriptor)
+                if flushes { _ = fdatasync(state.descriptor) }
                 close(state.descriptor)
             }
             state.descriptor = -1
