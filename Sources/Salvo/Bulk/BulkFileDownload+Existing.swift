@@ -23,10 +23,10 @@ extension BulkFileDownload {
     ///   (`alreadyComplete`): a final name only ever holds a complete file. Without that
     ///   length, with another size, or when the entry has a checksum (which `prepare`
     ///   already found the file does not match), the file is downloaded again and replaces it.
-    func existingWork(_ response: HTTPURLResponse, uri: URL, directory: URL) -> AttemptOutcome? {
+    func existingWork(_ response: ResponseHead, uri: URL, directory: URL) -> AttemptOutcome? {
         guard options.continuePartial, !writer.isOpen, (200..<300).contains(response.statusCode) else { return nil }
         guard let name = try? settleName(response: response, uri: uri, directory: directory) else { return nil }
-        let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
+        let partPath = path(of: name) + ".part"
         let lookNow = state.withLock { state -> Bool in
             defer { state.lookedForPart = true }
             return !state.lookedForPart
@@ -40,7 +40,7 @@ extension BulkFileDownload {
         let length: Int64? = response.statusCode == 206
             ? Self.contentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
             : (response.expectedContentLength >= 0 ? response.expectedContentLength : nil)
-        guard let length, let size = Self.regularFileSize(directory.appendingPathComponent(name, isDirectory: false).path),
+        guard let length, let size = Self.regularFileSize(path(of: name)),
               size == length else { return nil }
         return .alreadyComplete
     }

@@ -45,7 +45,7 @@ extension BulkFileDownload {
     /// Handles a probe's 206: with the file's length and a validator, cuts the file into
     /// ranges and opens the partial file for them; otherwise leaves the file to be fetched
     /// whole. Returns why the attempt cannot go on, or `nil`.
-    func probed(_ response: HTTPURLResponse, uri: URL, directory: URL, control: BulkAttemptControl) -> BulkAttemptFailure? {
+    func probed(_ response: ResponseHead, uri: URL, directory: URL, control: BulkAttemptControl) -> BulkAttemptFailure? {
         let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
         let lastModified = response.value(forHTTPHeaderField: "Last-Modified")
         guard let range = Self.contentRange(response.value(forHTTPHeaderField: "Content-Range")), range.start == 0,
@@ -61,7 +61,7 @@ extension BulkFileDownload {
         }
         do {
             let name = try settleName(response: response, uri: uri, directory: directory)
-            let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
+            let partPath = path(of: name) + ".part"
             let count = Int(min(Int64(min(options.split, 64)), max(1, length / BulkDownloader.Options.minimumRangeLength)))
             let ranges = try writer.openForRanges(partPath, length: length,
                                                   ranges: BulkPartSidecar.ranges(length: length, count: count))
@@ -154,7 +154,7 @@ extension BulkFileDownload {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.onHTTPResponse(on: session.rootQueue) { [self] response, decide in
+                request.decideOnHead { [self] response, decide in
                     if let failure = rangeHead(response, from: from, length: length, validator: validator) {
                         control.fail(failure)
                         decide(.cancel)
@@ -188,7 +188,7 @@ extension BulkFileDownload {
 
     /// Checks a range's answer: a 206 starting at `from` of the same file. Returns why the
     /// attempt cannot go on, or `nil`.
-    private func rangeHead(_ response: HTTPURLResponse, from: Int64, length: Int64, validator: String) -> BulkAttemptFailure? {
+    private func rangeHead(_ response: ResponseHead, from: Int64, length: Int64, validator: String) -> BulkAttemptFailure? {
         guard response.statusCode == 206 else {
             return BulkAttemptFailure(reason: "the server answered a range with the whole file (the file changed, or ranges are no longer honoured)",
                                       isRetryable: true, restartsFromZero: true)

@@ -98,6 +98,10 @@ final class BulkFileDownload: Sendable {
     let queue: DispatchQueue
     let writer: BulkPartWriter
     let state = Mutex(State())
+    /// The directory the file goes to: the run's, or the entry's `dir=` (inside the run's when
+    /// relative), and its path.
+    let directory: URL
+    let directoryPath: String
 
     init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
          directoryLock: BulkDirectoryLock, budget: BulkRateBudget?, onEvent: @escaping @Sendable (Event) -> Void) {
@@ -109,6 +113,13 @@ final class BulkFileDownload: Sendable {
         self.budget = budget
         self.onEvent = onEvent
         queue = DispatchQueue(label: "org.salvo.bulk.file")
+        if let subdirectory = file.entry.directory {
+            directory = subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
+                : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
+        } else {
+            directory = options.outputDirectory
+        }
+        directoryPath = directory.path
         writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
                                 flushes: options.flushesFiles, directoryLock: directoryLock)
     }
@@ -193,12 +204,7 @@ final class BulkFileDownload: Sendable {
     /// up an earlier run's partial file when its sidecar names one of the entry's URIs.
     private func prepare() throws -> URL {
         let entry = file.entry
-        var directory = options.outputDirectory
-        if let subdirectory = entry.directory {
-            try BulkOutputName.validateDirectory(subdirectory)
-            directory = subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
-                : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
-        }
+        if let subdirectory = entry.directory { try BulkOutputName.validateDirectory(subdirectory) }
         if let outputName = entry.outputName { try BulkOutputName.validate(outputName) }
         guard !entry.uris.isEmpty else { throw BulkFileError("the entry has no URI") }
         try directoryLock.makeDirectory(directory)
@@ -211,16 +217,16 @@ final class BulkFileDownload: Sendable {
             try createParentDirectories(of: name, in: directory)
             state.withLock { $0.name = name }
         } else if options.continuePartial, let urlName = Self.urlName(entry.uris[0]),
-                  Self.resumableSidecar(at: directory.appendingPathComponent(urlName, isDirectory: false).path + ".part", uris: entry.uris) != nil,
+                  Self.resumableSidecar(at: path(of: urlName) + ".part", uris: entry.uris) != nil,
                   claims.claimIfFree(urlName) {
             state.withLock { $0.name = urlName }
         }
         if options.continuePartial, let name = state.withLock({ $0.name }) {
-            let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
+            let partPath = path(of: name) + ".part"
             state.withLock { $0.lookedForPart = true }
             if let sidecar = Self.resumableSidecar(at: partPath, uris: entry.uris) {
                 try takeUp(sidecar, partPath: partPath)
-            } else if try existingFileMatchesChecksum(directory.appendingPathComponent(name, isDirectory: false).path) {
+            } else if try existingFileMatchesChecksum(path(of: name)) {
                 state.withLock { $0.foundComplete = true }
             }
         }
@@ -260,7 +266,7 @@ final class BulkFileDownload: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.onHTTPResponse(on: session.rootQueue) { [self] response, decide in
+                request.decideOnHead { [self] response, decide in
                     if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
                         control.settle(early)
                         decide(.cancel)
@@ -334,11 +340,11 @@ final class BulkFileDownload: Sendable {
 
     /// Handles a response's head (a 2xx: the others fail validation first); returns why the
     /// attempt cannot go on, or `nil` to take the body.
-    private func head(_ response: HTTPURLResponse, uri: URL, rangeStart: Int64?, validator: String?,
+    private func head(_ response: ResponseHead, uri: URL, rangeStart: Int64?, validator: String?,
                       directory: URL) -> BulkAttemptFailure? {
         do {
             let name = try settleName(response: response, uri: uri, directory: directory)
-            let partPath = directory.appendingPathComponent(name, isDirectory: false).path + ".part"
+            let partPath = path(of: name) + ".part"
             if !writer.isOpen {
                 try writer.open(partPath, keeping: rangeStart ?? 0)
                 let existed = writer.foundExisting
@@ -397,7 +403,7 @@ final class BulkFileDownload: Sendable {
     /// The file's name: the one already settled, else the entry's, else the response's
     /// `Content-Disposition`, else the URL's last path component, else `index.html`; claimed
     /// for this run.
-    func settleName(response: HTTPURLResponse, uri: URL, directory: URL) throws -> String {
+    func settleName(response: ResponseHead, uri: URL, directory: URL) throws -> String {
         if let name = state.withLock({ $0.name }) { return name }
         let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
             ?? Self.urlName(uri) ?? "index.html"
@@ -485,7 +491,7 @@ final class BulkFileDownload: Sendable {
         guard let partPath = partPath(), let name = state.withLock({ $0.name }) else {
             return .failure(BulkAttemptFailure(reason: "no file was written", isRetryable: true))
         }
-        let finalURL = directory.appendingPathComponent(name, isDirectory: false)
+        let finalPath = path(of: name)
         let digests: (bytes: Int64, sha256: String?, extra: String?)
         do {
             digests = try writer.finish()
@@ -509,13 +515,13 @@ final class BulkFileDownload: Sendable {
                     isRetryable: false))
             }
         }
-        let renamed = directoryLock.run { rename(partPath, finalURL.path) == 0 ? nil : errno }
+        let renamed = directoryLock.run { rename(partPath, finalPath) == 0 ? nil : errno }
         if let code = renamed {
             return .failure(BulkAttemptFailure(reason: BulkFileError("rename", path: partPath, errno: code).description,
                                                isRetryable: false))
         }
         removeSidecar(of: partPath)
-        return .success((finalURL, digests.sha256))
+        return .success((URL(fileURLWithPath: finalPath, isDirectory: false), digests.sha256))
     }
 
     /// Leaves the partial file for a later run (cancelled): see `leaveOrRemovePart`.
@@ -565,13 +571,13 @@ final class BulkFileDownload: Sendable {
     }
 
     func partPath(for name: String) -> String {
-        directoryOfRun().appendingPathComponent(name, isDirectory: false).path + ".part"
+        path(of: name) + ".part"
     }
 
-    private func directoryOfRun() -> URL {
-        guard let subdirectory = file.entry.directory else { return options.outputDirectory }
-        return subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
-            : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
+    /// The path of `name` in the file's directory. Strings, not `URL`s: each
+    /// `appendingPathComponent` and `path` cost more than a file's own syscalls.
+    func path(of name: String) -> String {
+        directoryPath + "/" + name
     }
 
     func writeSidecar(partPath: String) throws {

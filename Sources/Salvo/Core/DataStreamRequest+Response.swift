@@ -99,7 +99,7 @@ extension DataStreamRequest {
     /// The `.complete` event's value, once the request has completed.
     func completion() -> Completion {
         let (context, error) = mutableState.withLock { ($0.contexts.last, $0.error) }
-        return Completion(request: context?.attemptRequest, response: context?.httpResponse, metrics: context?.metrics, error: error)
+        return Completion(context: context, error: error)
     }
 
     /// A handler threw: the error is the request's, and cancels it when asked to.

@@ -61,14 +61,19 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     }
 
     /// How the request completed.
-    public struct Completion: @unchecked Sendable { // only immutable `let`s of Foundation values; nothing to lock
+    ///
+    /// The Foundation values are made from the last attempt's record when first read, and
+    /// then kept: a handler that only looks at `error` pays for no `HTTPURLResponse`.
+    public struct Completion: Sendable {
+        /// The last attempt's record, `nil` when no attempt was made.
+        let context: ResponseContext?
 
         /// The last request sent.
-        public let request: URLRequest?
+        public var request: URLRequest? { context?.attemptRequest }
         /// The response, if one arrived.
-        public let response: HTTPURLResponse?
+        public var response: HTTPURLResponse? { context?.httpResponse }
         /// The last attempt's metrics.
-        public let metrics: TransferMetrics?
+        public var metrics: TransferMetrics? { context?.metrics }
         /// The error the request failed with, if any.
         public let error: AFError?
     }
@@ -111,6 +116,14 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
         // they arrive, whatever queue the handlers name (`.global()` is concurrent): they go
         // through the session's serial root queue, and each handler hops to its own queue.
         mutableState.withLock { $0.deliveryQueue = underlyingQueue }
+    }
+
+    /// Decides on each attempt's final head from the raw head, before any `onHTTPResponse`
+    /// handler and without building an `HTTPURLResponse` (see `StreamAttempts.decideOnHead`).
+    @discardableResult
+    func decideOnHead(_ decider: @escaping StreamAttempts.HeadDecider) -> Self {
+        streams.decideOnHead(decider)
+        return self
     }
 
     /// Sends each attempt's body to a sink the caller makes, on the loop thread, instead of
