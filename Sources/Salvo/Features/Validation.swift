@@ -12,10 +12,27 @@ struct MIMEType {
 
     init?(_ string: String) {
         let essence = string.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = essence.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/", omittingEmptySubsequences: false)
+        let parts = Self.trimmed(essence).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }
         type = String(parts[0]).lowercased()
         subtype = String(parts[parts.count - 1]).lowercased()
+    }
+
+    /// Whether `string` is `*/*` give or take surrounding whitespace and parameters: it
+    /// accepts every response, so nothing needs parsing.
+    static func isAnyType(_ string: String) -> Bool {
+        let essence = string.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return trimmed(essence) == "*/*"
+    }
+
+    /// `text` without ASCII whitespace at either end (media types are ASCII; Foundation's
+    /// `trimmingCharacters` costs a microsecond a call).
+    static func trimmed(_ text: Substring) -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+            return text[text.endIndex...]
+        }
+        return text[first...last]
     }
 
     /// Wildcards count on the acceptable side only: `text/*` accepts `text/html`.
@@ -84,8 +101,10 @@ extension DataRequest {
 
     static func validate(contentType acceptable: [String], head: ResponseHead, data: Data?) -> ValidationResult {
         guard let data, !data.isEmpty else { return .success(()) }
+        // `*/*` (what a request without an `Accept` header accepts) passes any type, or none.
+        if acceptable.contains(where: MIMEType.isAnyType) { return .success(()) }
         let responseType = head.contentType.flatMap { type -> String? in
-            let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let essence = type.split(separator: ";", maxSplits: 1).first.map { String(MIMEType.trimmed($0)).lowercased() }
             return essence?.isEmpty == false ? essence : nil
         }
         guard let responseType, let responseMIME = MIMEType(responseType) else {
