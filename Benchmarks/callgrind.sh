@@ -5,7 +5,8 @@
 #   Benchmarks/callgrind.sh [CLIENT] [h1|h2c] [IN_FLIGHT]
 #
 # CLIENT is any of salvo-bench's dispatch clients (salvo, salvo-async, curl-poll, curl-epoll,
-# curl-headers; default salvo). Runs the client twice under callgrind, for 2,000 and for
+# curl-headers, ...; default salvo) but salvo-decodable, whose /small.json only salvo-bench's
+# own nginx serves. Runs the client twice under callgrind, for 2,000 and for
 # 10,000 requests, against the test harness's nginx (Tests/Servers/testservers.py), and prints
 # (I(10000) - I(2000)) / 8000: the marginal instructions per request, start-up excluded (about
 # ±500 from run to run; 1,000 and 4,000 requests gave ±1,500). The profiles stay in a temporary

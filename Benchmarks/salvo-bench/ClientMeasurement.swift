@@ -13,6 +13,9 @@ struct ClientMeasurement: Codable, Sendable {
     var startRSSKiB: Int
     /// Requests that failed (an error, a status other than 200, a short body).
     var failures: Int
+    /// CPU microseconds per `JSONDecoder().decode(Small.self, from:)` on the served JSON,
+    /// measured in the same process after the requests: the decoding row only.
+    var decodeMicroseconds: Double?
 
     var requestsPerSecond: Double { Double(requests) / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }

@@ -1,8 +1,9 @@
 /// The terminal table and the JSON records of one dispatch case.
 extension DispatchCaseOutcome {
     func printTable() {
+        let baseline = Self.ratioBaseline
         var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
-                               "CPU µs/req", "peak RSS MiB", "client MiB", "failures"])
+                               "CPU µs/req", "CPU × C poll", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -11,9 +12,12 @@ extension DispatchCaseOutcome {
             } else if let runs = samples[client], let rate = requestsPerSecond(client),
                       let cpu = cpuPerRequest(client), let rss = peakRSS(client), let growth = rssGrowth(client) {
                 let failures = runs.reduce(0) { $0 + $1.failures }
+                let cpuRatio = client == baseline ? "1" : self.cpuRatio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
+                let rateRatio = client == baseline ? "1" : ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
                 table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
                            "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
-                           Format.fixed(rss.median, 1), Format.fixed(growth.median, 1), failures == 0 ? "0" : "\(failures) !"])
+                           cpuRatio, rateRatio, Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
+                           failures == 0 ? "0" : "\(failures) !"])
                 if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
             } else {
                 table.add([client.title, "FAILED"])
@@ -21,34 +25,39 @@ extension DispatchCaseOutcome {
             }
         }
         Console.line("\n" + table.rendered)
-        for line in notes + ratioLines { Console.line("  " + line) }
+        let goal = DispatchGoal.caseLine(self).map { [$0] } ?? []
+        for line in notes + ratioLines + decodingLines + goal { Console.line("  " + line) }
     }
 
     private var ratioLines: [String] {
         var lines: [String] = []
         if let ratio = ratio(.curlPoll, to: .curlEpoll) {
-            lines.append("libcurl poll / epoll: \(Format.fixed(ratio, 2))")
+            lines.append("libcurl poll / epoll, req/s: \(Format.fixed(ratio, 2))")
         }
         for client in Self.salvoClients {
             var parts: [String] = []
-            if let ratio = ratio(client, to: .curlEpoll) {
-                let extra = extraCPU(client, over: .curlEpoll).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
-                parts.append("/ raw libcurl \(Format.fixed(ratio, 2))\(extra)")
-            }
-            if let fastest = fastestRawDriver, fastest != .curlEpoll, let ratio = ratio(client, to: fastest) {
-                parts.append("/ the faster C driver (\(fastest.rawValue)) \(Format.fixed(ratio, 2))")
+            if let extra = extraCPU(client, over: Self.ratioBaseline) {
+                parts.append("\(Format.signed(extra, 1)) µs CPU/req over \(Self.ratioBaseline.rawValue)")
             }
             if let same = client.sameBytesDriver, let ratio = ratio(client, to: same) {
-                let extra = extraCPU(client, over: same).map { ", \(Format.fixed($0, 1)) µs CPU/req over it" } ?? ""
-                parts.append("/ libcurl sending the same bytes (\(same.rawValue)) \(Format.fixed(ratio, 2))\(extra)")
+                let extra = extraCPU(client, over: same).map { ", \(Format.signed($0, 1)) µs CPU/req" } ?? ""
+                parts.append("req/s / libcurl sending the same bytes (\(same.rawValue)) \(Format.fixed(ratio, 2))\(extra)")
             }
             if let ratio = ratio(client, to: .urlSession) {
-                parts.append("/ URLSession \(Format.fixed(ratio, 2))×")
+                parts.append("req/s / URLSession \(Format.fixed(ratio, 2))×")
             }
             if lostRequests(client) { parts.append("NOT COMPARABLE: requests failed") }
-            if !parts.isEmpty { lines.append("\(client.title) " + parts.joined(separator: "; ")) }
+            if !parts.isEmpty { lines.append("\(client.rawValue): " + parts.joined(separator: "; ")) }
         }
         return lines
+    }
+
+    /// What decoding adds to the realistic handlers row, beside what `JSONDecoder` alone costs.
+    private var decodingLines: [String] {
+        guard let decode = decodeMicroseconds(.salvoDecodable) else { return [] }
+        let extra = extraCPU(.salvoDecodable, over: .salvo).map { "\(Format.signed($0, 1)) µs CPU/req over salvo" }
+            ?? "salvo not measured"
+        return ["salvo-decodable: \(extra); JSONDecoder().decode(Small.self) alone \(Format.fixed(decode.median, 1)) µs CPU"]
     }
 
     func record(into report: inout BenchReport) {
@@ -69,12 +78,20 @@ extension DispatchCaseOutcome {
                 "cpuMicrosecondsPerRequest": cpu.median, "peakRSSMiB": rss.median, "clientRSSMiB": growth.median,
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
+            if client != Self.ratioBaseline {
+                if let ratio = cpuRatio(client, to: Self.ratioBaseline) { figures["cpuRatioToCurlPoll"] = ratio }
+                if let ratio = ratio(client, to: Self.ratioBaseline) { figures["ratioToCurlPoll"] = ratio }
+            }
             if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }
             if let same = client.sameBytesDriver, let ratio = ratio(client, to: same) { figures["ratioToLibcurlSameBytes"] = ratio }
             if let fastest = fastestRawDriver, client != fastest, let ratio = ratio(client, to: fastest) {
                 figures["ratioToFasterRawLibcurl"] = ratio
             }
             if client != .urlSession, let ratio = ratio(client, to: .urlSession) { figures["ratioToURLSession"] = ratio }
+            if let decode = decodeMicroseconds(client) { figures["jsonDecoderMicrosecondsPerDecode"] = decode.median }
+            if client == .salvoDecodable, let extra = extraCPU(client, over: .salvo) {
+                figures["extraCPUMicrosecondsOverSalvo"] = extra
+            }
             report.add(suite: .dispatch, case: name, client: client.rawValue, figures: figures, note: errors[client])
         }
     }

@@ -41,6 +41,18 @@ struct DispatchCaseOutcome {
         samples[client]?.contains { $0.failures > 0 } ?? false
     }
 
+    /// CPU microseconds per `JSONDecoder().decode` alone, measured by `client`'s children.
+    func decodeMicroseconds(_ client: DispatchClient) -> Statistics? {
+        let figures = samples[client]?.compactMap(\.decodeMicroseconds) ?? []
+        return figures.isEmpty ? nil : Statistics(figures)
+    }
+
+    /// Median CPU per request of `client` over `baseline`'s.
+    func cpuRatio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
+        guard let mine = cpuPerRequest(client)?.median, let theirs = cpuPerRequest(baseline)?.median, theirs > 0 else { return nil }
+        return mine / theirs
+    }
+
     /// Median requests per second of `client` over `baseline`'s.
     func ratio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
         guard let mine = requestsPerSecond(client)?.median, let theirs = requestsPerSecond(baseline)?.median, theirs > 0 else { return nil }
@@ -61,6 +73,9 @@ struct DispatchCaseOutcome {
         return rates.max { $0.1 < $1.1 }?.0
     }
 
-    /// The Salvo clients, for ratio lines.
-    static let salvoClients: [DispatchClient] = [.salvo, .salvoBare, .salvoAsync]
+    /// The Salvo clients, for ratio lines: the headline rows first.
+    static let salvoClients: [DispatchClient] = [.salvo, .salvoAsync, .salvoDecodable, .salvoNoRead, .salvoAsyncNoRead, .salvoBare]
+
+    /// The C driver every Salvo row's ratios are taken over: the loop Salvo's engine uses.
+    static let ratioBaseline = DispatchClient.curlPoll
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 ///     salvo-bench --child CLIENT --url URL --protocol h1|h2c --count N --inflight K --warmup W
 ///
-/// CPU and peak memory are the child's own, so they are the client's alone.
+/// CPU and peak memory are the child's own, so they are the client's alone. The decoding
+/// row's child also times `JSONDecoder` alone on the same bytes, after its requests.
 enum DispatchChild {
     static let flag = "--child"
 
@@ -34,10 +35,15 @@ enum DispatchChild {
             let failures = try workload.run(count: request.count)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e9
             let after = ResourceUsage.current()
-            let measurement = ClientMeasurement(requests: request.count, seconds: seconds,
+            var measurement = ClientMeasurement(requests: request.count, seconds: seconds,
                                                 cpuSeconds: after.cpuSeconds - before.cpuSeconds,
                                                 peakRSSKiB: after.peakRSSKiB, startRSSKiB: start.peakRSSKiB,
                                                 failures: failures + warmupFailures)
+            if request.client == .salvoDecodable {
+                // After the requests, so it changes none of their figures; at least as many
+                // decodes as requests, so a short run still gives a steady figure.
+                measurement.decodeMicroseconds = try JSONDecodeTimer.microsecondsPerDecode(iterations: max(request.count, 20_000))
+            }
             let line = try JSONEncoder().encode(measurement)
             FileHandle.standardOutput.write(line + Data("\n".utf8))
             return 0

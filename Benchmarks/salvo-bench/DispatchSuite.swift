@@ -11,7 +11,8 @@ struct DispatchSuite {
 
     /// Runs every case; returns `false` when a client failed or lost requests.
     func run(into report: inout BenchReport) -> Bool {
-        Console.line("\n== dispatch: GET \(NginxConfiguration.smallBody.utf8.count)-byte body from nginx on loopback "
+        Console.line("\n== dispatch: GET \(NginxConfiguration.smallBody.utf8.count)-byte body (salvo-decodable: "
+              + "\(NginxConfiguration.smallJSON.utf8.count)-byte JSON) from nginx on loopback "
               + "(\(nginx.version), \(options.nginxWorkers) workers); \(rounds) round(s), clients alternating, medians ==")
         Console.line(Self.legend)
         var summary = DispatchSummary(clients: options.clients)
@@ -33,9 +34,20 @@ struct DispatchSuite {
         Each client runs in a child process of its own: a warm-up, then the measured requests; CPU is the
         child's user + system time over the measured requests, peak RSS the child's (the Swift runtime
         included: "client MiB" is what the client added). Spread: ± half the range of the rounds.
+        "× C poll": the row's CPU per request and requests per second over libcurl C, poll (curl-poll).
           libcurl C      Benchmarks/CurlBaseline: easy handles reused, bodies counted, headers left to libcurl
           Salvo          Session(configuration: .af.default, transport:, responseQueue:), handlers on one serial
                          queue; HTTP/1.1: httpMaximumConnectionsPerHost = in flight; h2c: .http2PriorKnowledge
+            salvo               request(url).validate().responseData(queue:): status from response.response,
+                                body from the result (the headline row)
+            salvo-async         await request(url).validate().serializingData().response, read the same way
+                                (the headline async row)
+            salvo-decodable     request(jsonURL).validate().responseDecodable(of: Small.self, queue:), a
+                                \(NginxConfiguration.smallJSON.utf8.count)-byte JSON object; "JSONDecoder alone" is
+                                JSONDecoder().decode(Small.self, from:) on the same bytes, in the same child
+            salvo-noread        request(url).response(queue:), body bytes counted: no validation, no serializer
+            salvo-async-noread  try await request(url).serializingData().value: no validation, no status read
+            salvo-bare          salvo-noread without default headers or decoding: the C drivers' exact bytes
           URLSession     FoundationNetworking, completion handlers, no cache; cannot speak h2c
         """
 
@@ -57,7 +69,7 @@ struct DispatchSuite {
             }
             return true
         }
-        let url = proto == .h1 ? nginx.http1URL : nginx.h2cURL
+        let base = (proto == .h1 ? nginx.http1URL : nginx.h2cURL).deletingLastPathComponent()
         for round in 0..<rounds where !Cleanup.shared.isStopping {
             Console.progress("  \(proto.title), \(inflight) in flight, round \(round + 1)/\(rounds):")
             // Rotate the order each round, so no client always runs first or last.
@@ -65,6 +77,7 @@ struct DispatchSuite {
             for client in order where outcome.errors[client] == nil {
                 let count = requestCount(client, inflight: inflight)
                 let warmup = min(count, max(2 * inflight, count / 10))
+                let url = base.appendingPathComponent(client.path)
                 let request = DispatchChild.Request(client: client, url: url, protocol: proto, count: count,
                                                     inflight: inflight, warmup: warmup)
                 Console.progress(" \(client.rawValue)")

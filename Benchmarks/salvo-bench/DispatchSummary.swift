@@ -1,36 +1,43 @@
-/// One line per dispatch case: every client's median requests per second and Salvo's
-/// ratios, the table a README quotes.
+/// The dispatch suite's closing tables, the ones a README quotes: every client's median
+/// requests per second per case, then each Salvo row's CPU per request and requests per
+/// second over the C poll driver, decoding's cost, and the headline goal.
 struct DispatchSummary {
-    private var table: TextTable
+    private let clients: [DispatchClient]
+    private let salvoClients: [DispatchClient]
+    private var rates: TextTable
+    private var ratios: TextTable
+    private var outcomes: [DispatchCaseOutcome] = []
 
     init(clients: [DispatchClient]) {
-        table = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" }
-                          + ["Salvo/libcurl", "Salvo/faster C", "Salvo +CPU µs", "Salvo/same headers", "bare/libcurl",
-                             "bare/same bytes", "Salvo/URLSession"])
         self.clients = clients
+        salvoClients = DispatchCaseOutcome.salvoClients.filter(clients.contains)
+        rates = TextTable(["case"] + clients.map { "\($0.rawValue) req/s" })
+        ratios = TextTable(["case", "\(DispatchCaseOutcome.ratioBaseline.rawValue) µs/req"] + salvoClients.map(\.rawValue)
+                           + ["decodable +µs over salvo", "JSONDecoder alone µs", "salvo req/s / URLSession"])
     }
 
-    private let clients: [DispatchClient]
-
     mutating func add(_ outcome: DispatchCaseOutcome) {
-        let rates = clients.map { client in
+        outcomes.append(outcome)
+        let baseline = DispatchCaseOutcome.ratioBaseline
+        rates.add([outcome.name] + clients.map { client in
             (outcome.requestsPerSecond(client).map { Format.fixed($0.median, 0) } ?? "-") + (outcome.lostRequests(client) ? " !" : "")
+        })
+        let cells = salvoClients.map { client in
+            let cpu = outcome.cpuRatio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
+            let rate = outcome.ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
+            return "\(cpu) / \(rate)" + (outcome.lostRequests(client) ? " !" : "")
         }
-        let toCurl = outcome.ratio(.salvo, to: .curlEpoll).map { Format.fixed($0, 2) } ?? "-"
+        let baseCPU = outcome.cpuPerRequest(baseline).map { Format.fixed($0.median, 1) } ?? "-"
+        let decodingExtra = outcome.extraCPU(.salvoDecodable, over: .salvo).map { Format.signed($0, 1) } ?? "-"
+        let decoder = outcome.decodeMicroseconds(.salvoDecodable).map { Format.fixed($0.median, 1) } ?? "-"
         let toURLSession = outcome.ratio(.salvo, to: .urlSession).map { Format.fixed($0, 1) + "×" } ?? "-"
-        let extra = outcome.extraCPU(.salvo, over: .curlEpoll).map { Format.fixed($0, 1) } ?? "-"
-        let toSameHeaders = outcome.ratio(.salvo, to: .curlHeaders).map { Format.fixed($0, 2) } ?? "-"
-        let toFaster = outcome.fastestRawDriver.flatMap { outcome.ratio(.salvo, to: $0) }.map { Format.fixed($0, 2) } ?? "-"
-        let bareToCurl = outcome.ratio(.salvoBare, to: .curlEpoll).map { Format.fixed($0, 2) } ?? "-"
-        let bareToSameBytes = outcome.ratio(.salvoBare, to: .curlPoll).map { Format.fixed($0, 2) } ?? "-"
-        table.add([outcome.name] + rates + [toCurl, toFaster, extra, toSameHeaders, bareToCurl, bareToSameBytes, toURLSession])
+        ratios.add([outcome.name, baseCPU] + cells + [decodingExtra, decoder, toURLSession])
     }
 
     var rendered: String {
-        "\ndispatch summary (Salvo = completion handlers; libcurl = the C driver over epoll + socket_action; "
-            + "faster C = the faster of the epoll and poll C drivers in that case; "
-            + "same headers = the poll C driver sending Salvo's default request headers; "
-            + "bare = Salvo without default headers, sending what the C drivers send; same bytes = over the poll C driver; "
-            + "! = requests failed, not comparable)\n" + table.rendered
+        "\ndispatch summary: requests per second (! = requests failed, not comparable)\n" + rates.rendered
+            + "\n\neach Salvo row over the C poll driver (\(DispatchCaseOutcome.ratioBaseline.rawValue)) in the same case: "
+            + "CPU per request × / requests per second ×; salvo and salvo-async are the realistic (headline) rows\n"
+            + ratios.rendered + "\n\n" + DispatchGoal.summaryLines(outcomes).joined(separator: "\n")
     }
 }

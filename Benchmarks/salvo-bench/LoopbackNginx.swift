@@ -42,6 +42,7 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
         let documentRoot = directory + "/www"
         try FileManager.default.createDirectory(atPath: documentRoot, withIntermediateDirectories: true)
         try Data(NginxConfiguration.smallBody.utf8).write(to: URL(fileURLWithPath: documentRoot + "/small"))
+        try Data(NginxConfiguration.smallJSON.utf8).write(to: URL(fileURLWithPath: documentRoot + "/small.json"))
 
         var lastError = BenchError("nginx did not start")
         // The ports are chosen before nginx binds them, so another process may take one in

@@ -61,6 +61,12 @@ struct NginxConfiguration {
                     default_type text/plain;
                 }
 
+                # The decoding row's JSON object, a file like /small so that both rows get
+                # the same response headers from the same nginx path.
+                location = /small.json {
+                    default_type application/json;
+                }
+
                 # The transfers suite's files: large bodies go out with sendfile.
                 location /files/ {
                     sendfile on;
@@ -97,4 +103,7 @@ struct NginxConfiguration {
 
     /// The body nginx serves at `/small`: 100 bytes of text.
     static let smallBody = String(repeating: "salvo-bench small body. ", count: 5).prefix(99) + "\n"
+
+    /// The body nginx serves at `/small.json`: a 100-byte JSON object that decodes as `Small`.
+    static let smallJSON = #"{"id":1042,"name":"salvo-bench","kind":"small","count":16,"active":true,"note":"a 100-byte object"}"# + "\n"
 }

@@ -39,6 +39,12 @@ enum Format {
         return sign + grouped(whole) + "." + String(repeating: "0", count: decimals - digits.count) + digits
     }
 
+    /// A difference, with its sign: 1.5 → "+1.5", -0.3 → "-0.3".
+    static func signed(_ value: Double, _ decimals: Int) -> String {
+        let text = fixed(value, decimals)
+        return text.hasPrefix("-") ? text : "+" + text
+    }
+
     /// 12345 → "12,345".
     static func grouped(_ value: Int) -> String {
         let digits = String(value)

@@ -7,8 +7,10 @@ enum Usage {
       encoding    parameter encoding, routing and headers, against Foundation baselines
       dispatch    small GETs against a loopback nginx at 1, 16, 128 and 1024 in flight,
                   HTTP/1.1 and h2c: raw libcurl (epoll + socket_action, and poll), Salvo
-                  (completion handlers, async/await) and URLSession, each client in a
-                  child process of its own
+                  used as a server uses it (validate, status and body read; handlers and
+                  async/await), decoding a JSON object, and without validation or
+                  response read, and URLSession, each client in a child process of its
+                  own; Salvo's ratios are over the poll C driver (curl-poll)
       transfers   1000 × 100 KiB (16 at once) and 4 × 256 MiB downloads, one 1 GiB file
                   in 8 ranges from a location limited to 50 MiB/s per connection, a
                   256 MiB upload, from the loopback nginx: the Salvo library, the salvo
