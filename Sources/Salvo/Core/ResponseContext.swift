@@ -80,8 +80,7 @@ final class ResponseContext: Sendable {
     /// it began (no second parse of the same string).
     private func makeResponse(_ head: ResponseHead) -> HTTPURLResponse? {
         guard head.url == spec.urlString else { return head.makeHTTPURLResponse() }
-        return HTTPURLResponse(url: spec.url, statusCode: head.statusCode, httpVersion: "HTTP/\(head.httpVersion)",
-                               headerFields: head.headerFields)
+        return HTTPURLResponse(url: spec.url, statusCode: head.statusCode, httpVersion: head.versionText, headerFields: head.headerFields)
     }
 }
 
@@ -98,21 +97,49 @@ extension ResponseHead {
     /// (Splitting a `String` by `Character` and trimming with `CharacterSet` cost ~20 µs per
     /// response.)
     var headerFields: [String: String] {
-        var fields: [String: String] = [:]
-        // Lowercased name -> the spelling first seen, for names that repeat.
-        var spellings: [String: String] = [:]
+        var fields = [String: String](minimumCapacity: 16)
+        // The fields seen so far, to find a repeated name without hashing: a response has a
+        // dozen headers, and a byte comparison costs less than a dictionary lookup. Past
+        // `linearLimit` names (a hostile server's thousands), a dictionary takes over.
+        var seen: [(name: Range<Int>, spelling: String)] = []
+        var spellings: [String: String]?
+        let linearLimit = 32
         forEachField { bytes, name, value in
-            let name = Self.text(bytes, name)
-            let value = Self.text(bytes, value)
-            let key = name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? name.lowercased() : name
-            if let spelling = spellings[key] {
-                fields[spelling]! += ", " + value
+            let valueText = Self.text(bytes, value)
+            if spellings == nil {
+                if let match = seen.first(where: { Self.equalIgnoringCase(bytes, $0.name, name) }) {
+                    fields[match.spelling]! += ", " + valueText
+                    return
+                }
+                let spelling = Self.text(bytes, name)
+                fields[spelling] = valueText
+                seen.append((name, spelling))
+                if seen.count > linearLimit {
+                    spellings = Dictionary(seen.map { ($0.spelling.lowercased(), $0.spelling) }, uniquingKeysWith: { first, _ in first })
+                }
+                return
+            }
+            let spelling = Self.text(bytes, name)
+            let key = spelling.lowercased()
+            if let first = spellings?[key] {
+                fields[first]! += ", " + valueText
             } else {
-                spellings[key] = name
-                fields[name] = value
+                spellings?[key] = spelling
+                fields[spelling] = valueText
             }
         }
         return fields
+    }
+
+    /// Whether `bytes[first]` and `bytes[second]` are the same name, ignoring ASCII case.
+    private static func equalIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        guard first.count == second.count else { return false }
+        var index = 0
+        while index < first.count {
+            if asciiLower(bytes[first.lowerBound + index]) != asciiLower(bytes[second.lowerBound + index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The value of one header (repeated lines joined with ", "), found without building the
@@ -176,6 +203,18 @@ extension ResponseHead {
 
     func makeHTTPURLResponse() -> HTTPURLResponse? {
         guard let url = URL(string: url) else { return nil }
-        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/\(httpVersion)", headerFields: headerFields)
+        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: versionText, headerFields: headerFields)
+    }
+
+    /// `HTTP/1.1`, `HTTP/2`, ...: constants for the usual versions (an interpolation costs
+    /// more than the rest of building the response's fields).
+    var versionText: String {
+        switch httpVersion {
+        case "1.1": return "HTTP/1.1"
+        case "2": return "HTTP/2"
+        case "1.0": return "HTTP/1.0"
+        case "3": return "HTTP/3"
+        default: return "HTTP/" + httpVersion
+        }
     }
 }
