@@ -173,7 +173,9 @@ final class BulkFileDownload: Sendable {
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
                 case .completed:
-                    switch await finalizeOffThePool(directory: directory) {
+                    // Without a flush the rename is quick: no hop for it.
+                    let finalized = options.flushesFiles ? await finalizeOffThePool(directory: directory) : finalize(directory: directory)
+                    switch finalized {
                     case let .success((path, sha256)):
                         return result(.succeeded, url: uri, path: path, sha256: sha256, attempts: attempts, since: started)
                     case let .failure(failure):
@@ -266,33 +268,34 @@ final class BulkFileDownload: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.decideOnHead { [self] response, decide in
+                // The head's verdict: `true` takes the body. A probe's is reached off the loop
+                // (cutting the file into ranges writes a sidecar, which waits for the disk);
+                // any other head is judged on the loop thread as it ends (`BulkBodySink`).
+                let probing = probe && !resumes
+                let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
                     if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
                         control.settle(early)
-                        decide(.cancel)
-                        return
+                        return false
                     }
-                    if probe, !resumes {
+                    if probing {
                         if response.statusCode == 206 {
                             if let failure = probed(response, uri: uri, directory: directory, control: control) {
                                 control.fail(failure)
-                                decide(.cancel)
-                            } else {
-                                decide(.allow)
+                                return false
                             }
-                            return
+                            return true
                         }
                         reportSingleConnection(uri, reason: "the server does not support ranges (it answered with the whole file)")
                     }
                     if let failure = head(response, uri: uri, rangeStart: rangeStart, validator: validator, directory: directory) {
                         control.fail(failure)
-                        decide(.cancel)
-                    } else {
-                        decide(.allow)
+                        return false
                     }
+                    return true
                 }
+                if probing { request.decideOnHead { response, decide in decide(judge(response) ? .allow : .cancel) } }
                 request.writeBody { [self] wake in
-                    BulkBodySink(budget: budget, wake: wake) { [self] bytes in
+                    BulkBodySink(budget: budget, wake: wake, onHead: probing ? nil : judge) { [self] bytes in
                         // A probe's byte is not kept: the ranges fetch it again.
                         guard !control.hasFailed, control.probe == nil else { return true }
                         do {

@@ -12,6 +12,13 @@ class ResponseSink {
     /// `rangeStart` is the first byte of a `206` answer's `Content-Range`, when it is one.
     func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {}
 
+    /// Whether the sink wants the whole head of the final response (`headReceived`), on the
+    /// loop thread, right after `headersEnded`.
+    var wantsHead: Bool { false }
+
+    /// The final response's head, when `wantsHead` (loop thread).
+    func headReceived(_ head: ResponseHead) {}
+
     /// Whether the sink holds the transfer paused for its consumer (loop thread): a pause the
     /// client chose, which the idle timeout does not count as the server's silence.
     var holdsTransfer: Bool { false }

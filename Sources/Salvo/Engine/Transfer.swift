@@ -225,8 +225,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     private func headersComplete(_ easy: CurlEasy, pausing: Bool) {
         if let sink {
             let status = easy.getLong(CURLINFO_RESPONSE_CODE)
-            sink.headersEnded(status: status, isRedirect: Self.isRedirect(status: status, easy),
-                              rangeStart: status == 206 ? Self.contentRangeStart(easy) : nil)
+            let isRedirect = Self.isRedirect(status: status, easy)
+            sink.headersEnded(status: status, isRedirect: isRedirect, rangeStart: status == 206 ? Self.contentRangeStart(easy) : nil)
+            if sink.wantsHead && status >= 200 && !isRedirect { sink.headReceived(makeHead(easy, status: status)) }
         } else {
             // Reserve the body once when its length is known.
             let length = easy.getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
@@ -264,10 +265,15 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         guard status >= 200 else { return false }
         // A redirect that will be followed is not the response the caller waits for.
         guard !Self.isRedirect(status: status, easy) else { return false }
-        let head = ResponseHead(statusCode: status, httpVersion: CurlEasy.version(easy.getLong(CURLINFO_HTTP_VERSION))?.text ?? "1.1",
-                                url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
-                                contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
+        let head = makeHead(easy, status: status)
         deliveryQueue.async { handler(head) }
         return true
+    }
+
+    /// The head of the response whose headers just ended.
+    private func makeHead(_ easy: CurlEasy, status: Int) -> ResponseHead {
+        ResponseHead(statusCode: status, httpVersion: CurlEasy.version(easy.getLong(CURLINFO_HTTP_VERSION))?.text ?? "1.1",
+                     url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
+                     contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
     }
 }
