@@ -148,7 +148,9 @@ private final class HeldAdapter: RequestInterceptor, Sendable {
     }
 }
 
-final class AlamofireSurfaceGapsTests: XCTestCase {
+/// What Alamofire users extend or observe: encoder subclasses, notifications, `AFInfo`,
+/// `AlamofireExtended`, an upload request's upload and file manager.
+final class AlamofireExtensionPointsTests: XCTestCase {
     // MARK: Encoders (#17)
 
     func testJSONParameterEncoderSubclassEncodesARealRequest() throws {

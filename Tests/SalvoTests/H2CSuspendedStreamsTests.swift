@@ -2,7 +2,7 @@ import XCTest
 import Foundation
 import Salvo
 
-final class H2CStallProbeTests: XCTestCase {
+final class H2CSuspendedStreamsTests: XCTestCase {
     /// Requests on one h2c connection suspended at random, then resumed or cancelled: the
     /// ones resumed all complete. libcurl 7.88 sometimes kept the last resumed streams' bodies
     /// (read from the socket, headers delivered) until their idle timeout, as no socket event
