@@ -34,20 +34,12 @@ static inline CURLcode salvo_easy_setopt_prereq_callback(CURL *h, salvo_prereq_c
 
 static inline CURLcode salvo_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode salvo_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLcode salvo_easy_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode salvo_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode salvo_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
-static inline CURLcode salvo_easy_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **v) { return curl_easy_getinfo(h, i, v); }
 
 // MARK: multi setopt
 
-typedef int (*salvo_socket_callback)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
-typedef int (*salvo_timer_callback)(CURLM *multi, long timeout_ms, void *userp);
-
 static inline CURLMcode salvo_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
-static inline CURLMcode salvo_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
-static inline CURLMcode salvo_multi_setopt_socket_callback(CURLM *m, salvo_socket_callback f) { return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, f); }
-static inline CURLMcode salvo_multi_setopt_timer_callback(CURLM *m, salvo_timer_callback f) { return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f); }
 
 // MARK: share setopt
 
@@ -60,10 +52,7 @@ static const size_t SALVO_READFUNC_PAUSE = CURL_READFUNC_PAUSE;
 static const size_t SALVO_READFUNC_ABORT = CURL_READFUNC_ABORT;
 static const int SALVO_PAUSE_ALL = CURLPAUSE_ALL;
 static const int SALVO_PAUSE_CONT = CURLPAUSE_CONT;
-static const int SALVO_PAUSE_RECV = CURLPAUSE_RECV;
-static const int SALVO_PAUSE_SEND = CURLPAUSE_SEND;
 static const long SALVO_HTTP_VERSION_2_PRIOR_KNOWLEDGE = CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
-static const curl_socket_t SALVO_SOCKET_TIMEOUT = CURL_SOCKET_TIMEOUT;
 static const CURLversion SALVO_CURLVERSION_NOW = CURLVERSION_NOW;
 static const unsigned long SALVO_AUTH_BASIC_DIGEST = CURLAUTH_BASIC | CURLAUTH_DIGEST;
 

@@ -152,8 +152,3 @@ protocol InputSerializer<SerializedObject>: DataResponseSerializerProtocol {
     func serialize(input: SerializationInput, data: Data?, error: (any Error)?) throws -> SerializedObject
 }
 
-extension InputSerializer {
-    func inputFrom(request: URLRequest?, response: HTTPURLResponse?) -> SerializationInput {
-        SerializationInput(request: request, response: response)
-    }
-}
