@@ -65,6 +65,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     @exclusivity(unchecked) private var nextWatch: UInt64 = 0
     /// Until when (uptime, ns) the loop polls briefly after an unpause; 0 when it does not.
     @exclusivity(unchecked) private var briskUntil: UInt64 = 0
+    @exclusivity(unchecked) private var multiFailures = MultiCallFailures()
     private let curl = CurlVersion.current
     /// The session's cookie jar. Only the loop thread uses it, so it needs no lock callbacks.
     private let share: UnsafeMutableRawPointer?
@@ -154,7 +155,8 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                 break
             }
 
-            curl_multi_perform(multi, &stillRunning)
+            let performed = curl_multi_perform(multi, &stillRunning)
+            if performed != CURLM_OK { report("curl_multi_perform", performed) }
             while let message = curl_multi_info_read(multi, &messagesLeft) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
                 finish(handle: handle, code: message.pointee.data.result)
@@ -175,7 +177,12 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             }
             if maySleep {
                 var descriptors: Int32 = 0
-                curl_multi_poll(multi, nil, 0, pollTimeout(), &descriptors)
+                let polled = curl_multi_poll(multi, nil, 0, pollTimeout(), &descriptors)
+                if polled != CURLM_OK {
+                    report("curl_multi_poll", polled)
+                    // It returned without waiting: without a pause the loop would spin.
+                    usleep(10_000)
+                }
                 inbox.withLock { inbox in
                     inbox.sleeping = false
                     inbox.wakeSent = false
@@ -183,6 +190,18 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             }
         }
         pool.removeAll()
+    }
+
+    /// Writes a failed multi call's first failure to the session's verbose logger, or else to
+    /// standard error: nothing else would ever say why the loop misbehaves.
+    private func report(_ call: String, _ code: CURLMcode) {
+        guard let line = multiFailures.record(call, code: Int32(code.rawValue)) else { return }
+        if let logger = options.verboseLogger {
+            logger(line)
+        } else {
+            let text = line + "\n"
+            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        }
     }
 
     private func handle(_ command: Command) {
