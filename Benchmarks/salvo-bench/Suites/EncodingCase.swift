@@ -4,7 +4,10 @@ struct EncodingCase {
     let name: String
     /// The Foundation case doing the same job by hand, for the "vs Foundation" column.
     var baseline: String?
-    /// Alamofire 5.12's µs per operation on this machine's reference run (issue 5), when
+    /// The floor case (`EncodingFloors`): the same request built by hand from precomputed
+    /// output; this case's time over it is what its encoding costs.
+    var floor: String?
+    /// Alamofire 5.12's µs per operation in an earlier reference run on this machine, when
     /// one was measured: a reference, not part of this run.
     var alamofireMicroseconds: Double?
     /// A Foundation baseline rather than a Salvo API.
