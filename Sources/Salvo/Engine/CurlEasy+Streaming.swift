@@ -52,15 +52,15 @@ extension CurlEasy {
         }
         if let source = transfer.bodySource {
             set(CURLOPT_POST, 1)
-            _ = salvo_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION, readCallback)
+            CurlCheck.easy(salvo_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION, readCallback), "curl_easy_setopt", CURLOPT_READFUNCTION.rawValue)
             set(CURLOPT_READDATA, pointer: context)
-            _ = salvo_easy_setopt_seek_callback(handle, seekCallback)
+            CurlCheck.easy(salvo_easy_setopt_seek_callback(handle, seekCallback), "curl_easy_setopt", CURLOPT_SEEKFUNCTION.rawValue)
             set(CURLOPT_SEEKDATA, pointer: context)
             // -1: unknown length, sent chunked over HTTP/1.1.
             set(CURLOPT_POSTFIELDSIZE_LARGE, offset: source.length ?? -1)
         }
         if transfer.progress != nil {
-            _ = salvo_easy_setopt_xferinfo_callback(handle, progressCallback)
+            CurlCheck.easy(salvo_easy_setopt_xferinfo_callback(handle, progressCallback), "curl_easy_setopt", CURLOPT_XFERINFOFUNCTION.rawValue)
             set(CURLOPT_XFERINFODATA, pointer: context)
             set(CURLOPT_NOPROGRESS, 0)
         }

@@ -68,10 +68,10 @@ extension CurlEasy {
         // before they get here; this keeps libcurl to the same rule whatever reaches it.
         set(CURLOPT_PROTOCOLS_STR, string: "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
-        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
+        CurlCheck.easy(salvo_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback), "curl_easy_setopt", CURLOPT_WRITEFUNCTION.rawValue)
         set(CURLOPT_WRITEDATA, pointer: context)
         headerBlock.pointee.event = headerEvent
-        _ = salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, salvo_header_collect)
+        CurlCheck.easy(salvo_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, salvo_header_collect), "curl_easy_setopt", CURLOPT_HEADERFUNCTION.rawValue)
         set(CURLOPT_HEADERDATA, pointer: UnsafeMutableRawPointer(headerBlock))
         // Counting the sends is what makes skipping the reset safe (see `requestWasResent`);
         // a libcurl without CURLOPT_PREREQFUNCTION (< 7.80) resets before every transfer.
@@ -79,7 +79,7 @@ extension CurlEasy {
             set(CURLOPT_PREREQDATA, pointer: UnsafeMutableRawPointer(headerBlock))
             plainProfile = profile
         }
-        _ = salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list)
+        CurlCheck.easy(salvo_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers.list), "curl_easy_setopt", CURLOPT_HTTPHEADER.rawValue)
 
         switch transfer.method {
         case "GET" where transfer.body == nil && transfer.bodySource == nil:
@@ -149,14 +149,14 @@ extension CurlEasy {
             set(CURLOPT_HTTPAUTH, Int(SALVO_AUTH_BASIC_DIGEST))
         }
         if let share, transfer.usesCookies {
-            _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, share)
+            CurlCheck.easy(salvo_easy_setopt_share(handle, CURLOPT_SHARE, share), "curl_easy_setopt", CURLOPT_SHARE.rawValue)
             if !cookieEngineStarted {
                 set(CURLOPT_COOKIEFILE, string: "")
                 cookieEngineStarted = true
             }
         } else if share != nil {
             // A reset keeps a pooled handle's share, and with it the jar: detach it.
-            _ = salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil)
+            CurlCheck.easy(salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil), "curl_easy_setopt", CURLOPT_SHARE.rawValue)
         }
         // Also without a jar (the share could not be made): the caller's cookies still go.
         if let cookie = transfer.cookieHeader { set(CURLOPT_COOKIE, string: cookie) }
@@ -173,7 +173,7 @@ extension CurlEasy {
         }
         if transfer.verboseLogger != nil {
             set(CURLOPT_VERBOSE, 1)
-            _ = salvo_easy_setopt_debug_callback(handle, debugCallback)
+            CurlCheck.easy(salvo_easy_setopt_debug_callback(handle, debugCallback), "curl_easy_setopt", CURLOPT_DEBUGFUNCTION.rawValue)
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
         return true
@@ -203,7 +203,8 @@ extension CurlEasy {
         } else {
             // COPYPOSTFIELDS: libcurl keeps its own copy, so the Data need not outlive this call.
             body.withUnsafeBytes { raw in
-                _ = salvo_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+                CurlCheck.easy(salvo_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress)),
+                               "curl_easy_setopt", CURLOPT_COPYPOSTFIELDS.rawValue)
             }
         }
     }

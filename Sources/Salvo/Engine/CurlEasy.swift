@@ -78,37 +78,37 @@ final class CurlEasy {
 
     @inline(__always)
     func set(_ option: CURLoption, _ value: Int) {
-        _ = salvo_easy_setopt_long(handle, option, value)
+        CurlCheck.easy(salvo_easy_setopt_long(handle, option, value), "curl_easy_setopt", option.rawValue)
     }
 
     @inline(__always)
     func set(_ option: CURLoption, offset value: Int64) {
-        _ = salvo_easy_setopt_off(handle, option, curl_off_t(value))
+        CurlCheck.easy(salvo_easy_setopt_off(handle, option, curl_off_t(value)), "curl_easy_setopt", option.rawValue)
     }
 
     /// libcurl copies string options (all but `CURLOPT_POSTFIELDS`), so a temporary C
     /// string is enough.
     @inline(__always)
     func set(_ option: CURLoption, string value: String) {
-        _ = value.withCString { salvo_easy_setopt_string(handle, option, $0) }
+        CurlCheck.easy(value.withCString { salvo_easy_setopt_string(handle, option, $0) }, "curl_easy_setopt", option.rawValue)
     }
 
     @inline(__always)
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) {
-        _ = salvo_easy_setopt_ptr(handle, option, value)
+        CurlCheck.easy(salvo_easy_setopt_ptr(handle, option, value), "curl_easy_setopt", option.rawValue)
     }
 
     @inline(__always)
     func getLong(_ info: CURLINFO) -> Int {
         var value = 0
-        _ = salvo_easy_getinfo_long(handle, info, &value)
+        CurlCheck.easy(salvo_easy_getinfo_long(handle, info, &value), "curl_easy_getinfo", info.rawValue)
         return value
     }
 
     @inline(__always)
     func getOffset(_ info: CURLINFO) -> Int64 {
         var value: curl_off_t = 0
-        _ = salvo_easy_getinfo_off(handle, info, &value)
+        CurlCheck.easy(salvo_easy_getinfo_off(handle, info, &value), "curl_easy_getinfo", info.rawValue)
         return Int64(value)
     }
 

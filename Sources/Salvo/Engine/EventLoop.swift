@@ -81,13 +81,14 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                               totalLimit: options.maximumConnections,
                               streamsPerConnection: options.maximumStreamsPerConnection)
         if options.cookies, let share = curl_share_init() {
-            _ = salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+            CurlCheck.share(salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)), CURLSHOPT_SHARE.rawValue)
             self.share = share
         } else {
             share = nil
         }
-        _ = salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maximumStreamsPerConnection)
+        CurlCheck.multi(salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX)), CURLMOPT_PIPELINING.rawValue)
+        CurlCheck.multi(salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maximumStreamsPerConnection),
+                        CURLMOPT_MAX_CONCURRENT_STREAMS.rawValue)
         start()
     }
 
@@ -382,7 +383,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
 
     private func finish(handle: UnsafeMutableRawPointer, code: CURLcode, error: CurlError? = nil) {
         var contextPointer: UnsafeMutableRawPointer?
-        _ = salvo_easy_getinfo_ptr(handle, CURLINFO_PRIVATE, &contextPointer)
+        CurlCheck.easy(salvo_easy_getinfo_ptr(handle, CURLINFO_PRIVATE, &contextPointer), "curl_easy_getinfo", CURLINFO_PRIVATE.rawValue)
         guard let contextPointer else { return }
         let transfer = Unmanaged<Transfer>.fromOpaque(contextPointer).takeRetainedValue()
         guard let easy = transfer.easy else { return }
