@@ -34,6 +34,22 @@ final class ResponseHeadParsingTests: XCTestCase {
         XCTAssertEqual(fields["X-Field-99"], "99")
     }
 
+    /// Names are compared as the dictionary's keys are: decoded (invalid UTF-8 repaired),
+    /// ignoring ASCII case only; one header is found under the same rule.
+    func testNonASCIIAndInvalidNamesAreComparedAsDecoded() {
+        var raw = Array("HTTP/1.1 200 OK\r\nX-\u{C9}t\u{E9}: 1\r\nx-\u{C9}T\u{E9}: 2\r\nx-\u{E9}t\u{E9}: 3\r\n".utf8)
+        raw += [0x41, 0xFF, 0x3A, 0x20, 0x34, 0x0D, 0x0A, 0x61, 0xFE, 0x3A, 0x20, 0x35, 0x0D, 0x0A, 0x0D, 0x0A]
+        let response = ResponseHead(statusCode: 200, httpVersion: "1.1", url: "http://example.test/a", contentType: nil,
+                                    redirectURL: nil, rawHeaders: raw)
+        let fields = response.headerFields
+        XCTAssertEqual(fields["X-\u{C9}t\u{E9}"], "1, 2", "ASCII case folds, the accented letters do not")
+        XCTAssertEqual(fields["x-\u{E9}t\u{E9}"], "3")
+        XCTAssertEqual(fields["A\u{FFFD}"], "4, 5", "two invalid bytes repair to the same name")
+        XCTAssertEqual(fields.count, 3)
+        XCTAssertEqual(response.value(forHeader: "x-\u{C9}T\u{E9}"), "1, 2")
+        XCTAssertEqual(response.value(forHeader: "a\u{FFFD}"), "4, 5")
+    }
+
     func testStatusLineLinesWithoutAColonAndEmptyNamesAreSkipped() {
         let fields = head("HTTP/1.1 200 OK\r\nno colon here\r\n: nameless\r\nX-Empty:\r\nX-Ok: 1\r\n\r\n").headerFields
         XCTAssertEqual(fields, ["X-Empty": "", "X-Ok": "1"])

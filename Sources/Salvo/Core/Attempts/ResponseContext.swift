@@ -93,37 +93,39 @@ extension ResponseHead {
     /// Parses the raw header lines into the dictionary Foundation expects; a repeated
     /// name's values are joined with ", ", as Foundation does.
     ///
-    /// Works on the bytes (see `forEachField`); names are compared ignoring ASCII case.
-    /// (Splitting a `String` by `Character` and trimming with `CharacterSet` cost ~20 µs per
-    /// response.)
+    /// Works on the bytes (see `forEachField`). Names are compared as decoded (invalid UTF-8
+    /// repaired, as `String(decoding:)` repairs it), ignoring ASCII case: the names the
+    /// dictionary's keys are. (Splitting a `String` by `Character` and trimming with
+    /// `CharacterSet` cost ~20 µs per response.)
     var headerFields: [String: String] {
         var fields = [String: String](minimumCapacity: 16)
         // The fields seen so far, to find a repeated name without hashing: a response has a
         // dozen headers, and a byte comparison costs less than a dictionary lookup. Past
         // `linearLimit` names (a hostile server's thousands), a dictionary takes over.
-        var seen: [(name: Range<Int>, spelling: String)] = []
+        var seen: [(name: Range<Int>, isASCII: Bool, spelling: String)] = []
         var spellings: [String: String]?
         let linearLimit = 32
         forEachField { bytes, name, value in
             let valueText = Self.text(bytes, value)
+            let isASCII = Self.isASCII(bytes, name)
             if spellings == nil {
-                if let match = seen.first(where: { Self.equalIgnoringCase(bytes, $0.name, name) }) {
+                if let match = seen.first(where: { Self.sameName(bytes, $0.name, $0.isASCII, name, isASCII) }) {
                     fields[match.spelling]! += ", " + valueText
                     return
                 }
                 let spelling = Self.text(bytes, name)
                 fields[spelling] = valueText
-                seen.append((name, spelling))
+                seen.append((name, isASCII, spelling))
                 if seen.count > linearLimit {
-                    spellings = Dictionary(seen.map { ($0.spelling.lowercased(), $0.spelling) }, uniquingKeysWith: { first, _ in first })
+                    spellings = Dictionary(seen.map { (Self.nameKey(bytes, $0.name), $0.spelling) }, uniquingKeysWith: { first, _ in first })
                 }
                 return
             }
-            let spelling = Self.text(bytes, name)
-            let key = spelling.lowercased()
+            let key = Self.nameKey(bytes, name)
             if let first = spellings?[key] {
                 fields[first]! += ", " + valueText
             } else {
+                let spelling = Self.text(bytes, name)
                 spellings?[key] = spelling
                 fields[spelling] = valueText
             }
@@ -131,8 +133,29 @@ extension ResponseHead {
         return fields
     }
 
-    /// Whether `bytes[first]` and `bytes[second]` are the same name, ignoring ASCII case.
-    private static func equalIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+    /// The value of one header (repeated lines joined with ", "), found without building the
+    /// whole dictionary; names compared as `headerFields` compares them.
+    func value(forHeader name: String) -> String? {
+        let wanted = name.utf8.map(Self.asciiLower)
+        var found: String?
+        forEachField { bytes, nameRange, valueRange in
+            if Self.isASCII(bytes, nameRange) {
+                guard nameRange.count == wanted.count,
+                      zip(nameRange, wanted).allSatisfy({ Self.asciiLower(bytes[$0]) == $1 }) else { return }
+            } else {
+                guard Array(Self.nameKey(bytes, nameRange).utf8) == wanted else { return }
+            }
+            let value = Self.text(bytes, valueRange)
+            found = found.map { $0 + ", " + value } ?? value
+        }
+        return found
+    }
+
+    /// Whether two names are the same, ignoring ASCII case, as decoded; compared byte by byte
+    /// when both are ASCII (the usual case), when decoding changes nothing.
+    private static func sameName(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ firstIsASCII: Bool,
+                                 _ second: Range<Int>, _ secondIsASCII: Bool) -> Bool {
+        guard firstIsASCII && secondIsASCII else { return nameKey(bytes, first) == nameKey(bytes, second) }
         guard first.count == second.count else { return false }
         var index = 0
         while index < first.count {
@@ -142,18 +165,13 @@ extension ResponseHead {
         return true
     }
 
-    /// The value of one header (repeated lines joined with ", "), found without building the
-    /// whole dictionary.
-    func value(forHeader name: String) -> String? {
-        let wanted = Array(name.utf8)
-        var found: String?
-        forEachField { bytes, nameRange, valueRange in
-            guard nameRange.count == wanted.count,
-                  zip(nameRange, wanted).allSatisfy({ Self.asciiLower(bytes[$0]) == Self.asciiLower($1) }) else { return }
-            let value = Self.text(bytes, valueRange)
-            found = found.map { $0 + ", " + value } ?? value
-        }
-        return found
+    /// A name as decoded, ASCII letters lowercased: what two names are compared by.
+    private static func nameKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: text(bytes, range).utf8.map(asciiLower), as: UTF8.self)
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        range.allSatisfy { bytes[$0] < 0x80 }
     }
 
     /// Calls `body` with the bounds of each header line's name and value in the raw bytes, in
