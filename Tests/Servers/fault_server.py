@@ -355,6 +355,14 @@ def int_param(query, name, default, minimum=None):
     return value
 
 
+def open_range_start(headers):
+    """N of a `Range: bytes=N-` request header, else 0."""
+    range_header = headers.get("range", "")
+    if range_header.startswith("bytes=") and range_header.endswith("-"):
+        return int(range_header[6:-1] or 0)
+    return 0
+
+
 def header_param(query_string, name):
     """A query parameter percent-decoded to the bytes it stands for, as a latin-1 str (or
     None): written into a header, it goes out byte for byte, whatever the bytes are."""
@@ -462,10 +470,7 @@ async def handle_request(method, target, headers, reader, writer, served):
         chunks = max(1, int_param(query, "chunks", 10))
         interval = int_param(query, "interval", 200) / 1000.0
         body = flaky_file_bytes(size)
-        start = 0
-        range_header = headers.get("range", "")
-        if range_header.startswith("bytes=") and range_header.endswith("-"):
-            start = int(range_header[6:-1] or 0)
+        start = open_range_start(headers)
         if 0 < start < size:
             head = (f"HTTP/1.1 206 Partial Content\r\nContent-Length: {size - start}\r\n"
                     f"Content-Range: bytes {start}-{size - 1}/{size}\r\n")
@@ -586,10 +591,7 @@ async def handle_request(method, target, headers, reader, writer, served):
             writer.write(response(503, "Busy", b"busy\n"))
         else:
             body = flaky_file_bytes(size)
-            start = 0
-            range_header = headers.get("range", "")
-            if range_header.startswith("bytes=") and range_header.endswith("-"):
-                start = int(range_header[6:-1] or 0)
+            start = open_range_start(headers)
             if 0 < start < size:
                 writer.write(response(206, "Partial Content", body[start:], "application/octet-stream",
                                       extra=('ETag: "flaky"', f"Content-Range: bytes {start}-{size - 1}/{size}")))

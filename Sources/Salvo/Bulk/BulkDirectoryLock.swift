@@ -25,11 +25,10 @@ final class BulkDirectoryLock: Sendable {
         try lock.withLock { (_) throws(Failure) -> Result in try body() }
     }
 
-    /// Makes `directory` and its parents when this run has not made them yet.
-    func makeDirectory(_ directory: URL) throws {
-        let path = directory.path
+    /// Makes the directory at `path` and its parents when this run has not made them yet.
+    func makeDirectory(atPath path: String) throws {
         if made.withLock({ $0.contains(path) }) { return }
-        try lock.withLock { _ in try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        try lock.withLock { _ in try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         made.withLock { _ = $0.insert(path) }
     }
 }

@@ -143,9 +143,9 @@ extension BulkFileDownload {
         try sidecar.write(to: BulkPartSidecar.path(forPart: partPath))
     }
 
-    func createParentDirectories(of name: String, in directory: URL) throws {
+    func createParentDirectories(of name: String) throws {
         guard name.contains("/") else { return }
-        try directoryLock.makeDirectory(directory.appendingPathComponent(name, isDirectory: false).deletingLastPathComponent())
+        try directoryLock.makeDirectory(atPath: URL(fileURLWithPath: path(of: name), isDirectory: false).deletingLastPathComponent().path)
     }
 
     func result(_ outcome: BulkDownloader.FileResult.Outcome, url: URL?, path: URL?, sha256: String?, attempts: Int,

@@ -75,8 +75,21 @@ extension BulkFileDownload {
                 $0.resumedFrom = 0
                 $0.lastSidecar = .now
             }
-            try writeSidecar(partPath: partPath)
             control.probe = true
+            return nil
+        } catch {
+            return BulkAttemptFailure(reason: Self.describe(error), isRetryable: false)
+        }
+    }
+
+    /// Writes the sidecar of a file the probe just cut into ranges, before they are fetched,
+    /// so that a run stopped from then on can continue each range (here, in the file's task:
+    /// the probe's verdict is reached on the loop thread, which must not wait for the disk).
+    /// Returns why it could not, or `nil`.
+    func recordRanges() -> BulkAttemptFailure? {
+        guard let partPath = partPath() else { return nil }
+        do {
+            try writeSidecar(partPath: partPath)
             return nil
         } catch {
             return BulkAttemptFailure(reason: Self.describe(error), isRetryable: false)
@@ -154,16 +167,13 @@ extension BulkFileDownload {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                request.decideOnHead { [self] response, decide in
-                    if let failure = rangeHead(response, from: from, length: length, validator: validator) {
-                        control.fail(failure)
-                        decide(.cancel)
-                    } else {
-                        decide(.allow)
-                    }
+                let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
+                    guard let failure = rangeHead(response, from: from, length: length, validator: validator) else { return true }
+                    control.fail(failure)
+                    return false
                 }
                 request.writeBody { [self] wake in
-                    BulkBodySink(budget: budget, wake: wake) { [self] bytes in
+                    BulkBodySink(budget: budget, wake: wake, onHead: judge) { [self] bytes in
                         guard !control.hasFailed else { return true }
                         if let failure = write(bytes, toRange: index) {
                             control.fail(failure)

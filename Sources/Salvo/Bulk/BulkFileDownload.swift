@@ -14,10 +14,11 @@ import Darwin
 /// One file of a bulk run, from its first attempt to its rename or its parking: the attempt
 /// loop over the entry's URIs, the `.part` file and its sidecar.
 ///
-/// Each attempt's body is written on the engine's loop thread (`BulkBodySink`); its response
-/// head and completion are handled on the session's serial root queue, where the session
-/// delivers them, so they cost no further hop; progress events and sidecar updates go to
-/// `queue`, a serial queue of this file's own, off both. The attempt loop runs in the file's
+/// Each attempt's response head is judged and its body written on the engine's loop thread
+/// (`BulkBodySink`); its completion is handled on the session's serial root queue, where the
+/// session delivers it, so it costs no further hop; progress events, sidecar updates and
+/// flushes go to `queue`, a serial queue of this file's own: nothing that waits for the disk
+/// runs on the loop. The attempt loop runs in the file's
 /// task and reads the state between attempts. All go through `state` (a `Mutex`) and the
 /// writer's own lock.
 final class BulkFileDownload: Sendable {
@@ -158,6 +159,10 @@ final class BulkFileDownload: Sendable {
                 switch outcome {
                 case .splittable, .unsplittable:
                     // The probe only chose how to fetch the file: the download is the next request.
+                    if case .splittable = outcome, let failure = recordRanges() {
+                        lastFailure = failure.reason
+                        continue uris
+                    }
                     tries -= 1
                     attempts -= 1
                     continue
@@ -209,14 +214,14 @@ final class BulkFileDownload: Sendable {
         if let subdirectory = entry.directory { try BulkOutputName.validateDirectory(subdirectory) }
         if let outputName = entry.outputName { try BulkOutputName.validate(outputName) }
         guard !entry.uris.isEmpty else { throw BulkFileError("the entry has no URI") }
-        try directoryLock.makeDirectory(directory)
+        try directoryLock.makeDirectory(atPath: directoryPath)
 
         // The name is settled now when the entry gives it, or (to continue a partial file)
         // when the URL's name has one; otherwise when the first response's head arrives, from
         // its Content-Disposition.
         if let outputName = entry.outputName {
             let name = claims.claim(outputName)
-            try createParentDirectories(of: name, in: directory)
+            try createParentDirectories(of: name)
             state.withLock { $0.name = name }
         } else if options.continuePartial, let urlName = Self.urlName(entry.uris[0]),
                   Self.resumableSidecar(at: path(of: urlName) + ".part", uris: entry.uris) != nil,
@@ -268,9 +273,8 @@ final class BulkFileDownload: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
-                // The head's verdict: `true` takes the body. A probe's is reached off the loop
-                // (cutting the file into ranges writes a sidecar, which waits for the disk);
-                // any other head is judged on the loop thread as it ends (`BulkBodySink`).
+                // The head's verdict, reached on the loop thread as the head ends
+                // (`BulkBodySink`): `true` takes the body.
                 let probing = probe && !resumes
                 let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
                     if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
@@ -293,9 +297,8 @@ final class BulkFileDownload: Sendable {
                     }
                     return true
                 }
-                if probing { request.decideOnHead { response, decide in decide(judge(response) ? .allow : .cancel) } }
                 request.writeBody { [self] wake in
-                    BulkBodySink(budget: budget, wake: wake, onHead: probing ? nil : judge) { [self] bytes in
+                    BulkBodySink(budget: budget, wake: wake, onHead: judge) { [self] bytes in
                         // A probe's byte is not kept: the ranges fetch it again.
                         guard !control.hasFailed, control.probe == nil else { return true }
                         do {

@@ -33,7 +33,7 @@ struct BulkFileError: Error, CustomStringConvertible, Sendable {
 /// whole file, each range is written at its own offset (`place(_:at:)`, `pwrite`), and the
 /// digests are computed by `finish()` over the finished file, read back from disk.
 final class BulkPartWriter: Sendable {
-    private struct State {
+    fileprivate struct State {
         var descriptor: Int32 = -1
         var path: String?
         var bytes: Int64 = 0
@@ -86,22 +86,14 @@ final class BulkPartWriter: Sendable {
     ///   or cannot be read or cut.
     func open(_ path: String, keeping: Int64) throws(BulkFileError) {
         try state.withLock { (state) throws(BulkFileError) in
-            if state.descriptor >= 0 { close(state.descriptor) }
-            state = State()
-            let (descriptor, existed) = openPartFile(path)
-            guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
-            state.descriptor = descriptor
-            state.foundExisting = existed
-            state.path = path
+            let size = try reopen(path, in: &state)
+            let descriptor = state.descriptor
             try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
-            let kept = max(0, min(keeping, Int64(info.st_size)))
+            let kept = max(0, min(keeping, size))
             // Only a file that holds more is cut: ext4 marks a file truncated to nothing and
             // starts writing all of it back when it is closed (its replace-by-truncate
             // heuristic), which stalled a run for seconds on large files.
-            if Int64(info.st_size) > kept {
+            if size > kept {
                 guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
             }
             try Self.rehash(&state, upTo: kept)
@@ -126,17 +118,8 @@ final class BulkPartWriter: Sendable {
     func openForRanges(_ path: String, length: Int64,
                        ranges: [BulkPartSidecar.Range]) throws(BulkFileError) -> [BulkPartSidecar.Range] {
         try state.withLock { (state) throws(BulkFileError) -> [BulkPartSidecar.Range] in
-            if state.descriptor >= 0 { close(state.descriptor) }
-            state = State()
-            let (descriptor, existed) = openPartFile(path)
-            guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
-            state.descriptor = descriptor
-            state.foundExisting = existed
-            state.path = path
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
-            let size = Int64(info.st_size)
+            let size = try reopen(path, in: &state)
+            let descriptor = state.descriptor
             let kept = ranges.map { range in
                 var range = range
                 range.done = max(0, min(range.done, range.length, size - range.start))
@@ -302,6 +285,22 @@ final class BulkPartWriter: Sendable {
 }
 
 extension BulkPartWriter {
+    /// Closes what `state` had open and opens `path` in its place (see `openPartFile`), which
+    /// must be a regular file. Returns its size.
+    fileprivate func reopen(_ path: String, in state: inout State) throws(BulkFileError) -> Int64 {
+        if state.descriptor >= 0 { close(state.descriptor) }
+        state = State()
+        let (descriptor, existed) = openPartFile(path)
+        guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
+        state.descriptor = descriptor
+        state.foundExisting = existed
+        state.path = path
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
+        return Int64(info.st_size)
+    }
+
     /// Opens a partial file for reading and writing, never through a symbolic link: created
     /// `0644` (under the run's directory lock) when missing, else the one there. Returns the
     /// descriptor (-1 with `errno` set on failure) and whether the file was there.

@@ -16,9 +16,6 @@ final class StreamAttempts: AttemptHooks {
     /// Makes an attempt's body sink; `wake` continues the transfer after the sink paused it
     /// (returned `CURL_WRITEFUNC_PAUSE`), from any thread.
     typealias BodySinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
-    /// Looks at a final response's head (after validation) and answers once whether the body
-    /// is taken; runs on the delivery queue.
-    typealias HeadDecider = @Sendable (ResponseHead, _ decide: @escaping @Sendable (Request.ResponseDisposition) -> Void) -> Void
 
     private struct State {
         weak var request: DataStreamRequest?
@@ -26,8 +23,6 @@ final class StreamAttempts: AttemptHooks {
         var validators: [Validator] = []
         /// Makes each attempt's sink in place of the chunk feed (`writeBody(with:)`).
         var makeSink: BodySinkMaker?
-        /// Decides on each final head before the `onHTTPResponse` handlers (`decideOnHead`).
-        var headDecider: HeadDecider?
     }
 
     let bufferSize: Int
@@ -55,22 +50,13 @@ final class StreamAttempts: AttemptHooks {
         state.withLock { $0.makeSink = makeSink }
     }
 
-    /// Decides on each attempt's final head, on the raw head: no `HTTPURLResponse` is built
-    /// for it. The transfer waits for the answer, as for `onHTTPResponse` handlers, which run
-    /// after it allows.
-    func decideOnHead(_ decider: @escaping HeadDecider) {
-        state.withLock { $0.headDecider = decider }
-    }
-
     var sendsBodySource: Bool { false }
 
     // MARK: AttemptHooks
 
     func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
         let queue = transfer.deliveryQueue
-        let (request, hasValidators, makeSink, headDecider) = state.withLock {
-            ($0.request, !$0.validators.isEmpty, $0.makeSink, $0.headDecider)
-        }
+        let (request, hasValidators, makeSink) = state.withLock { ($0.request, !$0.validators.isEmpty, $0.makeSink) }
         if let makeSink {
             transfer.sink = makeSink { [weak transfer, weak request] in
                 guard let transfer, let loop = request?.delegate?.loop else { return }
@@ -85,25 +71,17 @@ final class StreamAttempts: AttemptHooks {
             }
         }
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
-        let holds = !responseHandlers.isEmpty || headDecider != nil
-        if hasValidators || holds {
-            // The transfer waits for the deciders; a failed validation cancels it.
+        if hasValidators || !responseHandlers.isEmpty {
+            // The transfer waits for the response handlers; a failed validation cancels it.
             let decided = request.flatMap { request in request.delegate.map { Session.responseDecision(request, transfer, $0.loop) } }
-            transfer.holdsForResponse = holds && decided != nil
+            transfer.holdsForResponse = !responseHandlers.isEmpty && decided != nil
             transfer.headHandler = { [weak self, weak transfer] head in
                 guard let self, let transfer, self.validate(head, transfer: transfer) else { return }
-                guard let decided, holds else { return }
-                let runHandlers: @Sendable () -> Void = {
-                    guard !responseHandlers.isEmpty else { return decided(.allow) }
-                    let context = request?.mutableState.withLock { $0.contexts.last }
-                    guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
-                    // On the delivery queue it runs inline, so it comes before the first chunk there too.
-                    HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: queue, decided: decided)
-                }
-                guard let headDecider else { return runHandlers() }
-                headDecider(head) { disposition in
-                    if disposition == .cancel { decided(.cancel) } else { runHandlers() }
-                }
+                guard let decided, !responseHandlers.isEmpty else { return }
+                let context = request?.mutableState.withLock { $0.contexts.last }
+                guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
+                // On the delivery queue it runs inline, so it comes before the first chunk there too.
+                HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: queue, decided: decided)
             }
         }
     }
@@ -122,10 +100,7 @@ final class StreamAttempts: AttemptHooks {
     /// Drops the sink maker: it may hold what holds the request (a caller's per-attempt
     /// state), and no attempt follows.
     func requestFinishing(_ request: Request) {
-        state.withLock {
-            $0.makeSink = nil
-            $0.headDecider = nil
-        }
+        state.withLock { $0.makeSink = nil }
     }
 
     // MARK: Delivery (delivery queue)

@@ -118,14 +118,6 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
         mutableState.withLock { $0.deliveryQueue = underlyingQueue }
     }
 
-    /// Decides on each attempt's final head from the raw head, before any `onHTTPResponse`
-    /// handler and without building an `HTTPURLResponse` (see `StreamAttempts.decideOnHead`).
-    @discardableResult
-    func decideOnHead(_ decider: @escaping StreamAttempts.HeadDecider) -> Self {
-        streams.decideOnHead(decider)
-        return self
-    }
-
     /// Sends each attempt's body to a sink the caller makes, on the loop thread, instead of
     /// to the stream handlers (which then see only `.complete`): for a body written to disk
     /// as it arrives, without a hop per chunk. A sink that pauses its transfer calls the
