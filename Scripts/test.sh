@@ -4,17 +4,18 @@
 #   Scripts/test.sh [extra arguments for `swift test`, e.g. --filter ServerSmoke]
 #
 # 1. Scripts/setup.sh installs what is missing (as root on a fresh machine).
-# 2. `swift build --build-tests` and `swift build -c release`.
-# 3. `swift test`. The tests start their own servers (httpbin, nginx, the
+# 2. `swift format lint` with the rules in .swift-format.
+# 3. `swift build --build-tests` and `swift build -c release`.
+# 4. `swift test`. The tests start their own servers (httpbin, nginx, the
 #    fault server) on loopback through
 #    Tests/SalvoTests/Support/TestServers.swift, and stop them at the end.
-# 4. The CMake + Ninja build into .build/cmake.
+# 5. The CMake + Ninja build into .build/cmake.
 #
-# Exits non-zero if any step fails, if a build prints a compiler warning
-# (the package is kept warning-free; SALVO_ALLOW_WARNINGS=1 turns that check
-# off while you work), or if a test was skipped: a test that cannot reach its
-# server must fail, never skip. The full log of each step is kept in
-# .build/test-logs/.
+# Exits non-zero if any step fails (a lint finding included), if a build
+# prints a compiler warning (the package is kept warning-free;
+# SALVO_ALLOW_WARNINGS=1 turns that check off while you work), or if a test
+# was skipped: a test that cannot reach its server must fail, never skip.
+# The full log of each step is kept in .build/test-logs/.
 #
 # Tests run serially in one process (no --parallel): --parallel runs each
 # test in its own process, which would start the servers once per test. Tests
@@ -51,6 +52,14 @@ check_warnings() {
         return 1
     fi
 }
+
+# Lint first: it takes about 2 s, so a style slip fails before minutes of
+# building. The rules .swift-format turns on must hold everywhere (--strict
+# makes any finding an error). --debug-disable-pretty-print (a hidden flag)
+# skips the pretty printer's whitespace findings, which no setting turns off:
+# the code aligns wrapped lines by hand, a layout swift-format never prints.
+run_logged "$LOGS/lint.log" swift format lint --strict --debug-disable-pretty-print \
+    --configuration .swift-format --recursive Sources Tests Benchmarks Fuzz Package.swift
 
 run_logged "$LOGS/build.log" swift build --build-tests
 check_warnings "$LOGS/build.log" "swift build"

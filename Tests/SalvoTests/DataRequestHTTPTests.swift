@@ -140,4 +140,34 @@ final class DataRequestHTTPTests: XCTestCase {
         XCTAssertEqual(errors.values.count, count)
         XCTAssertEqual(errors.values.filter { !$0.isEmpty }, [])
     }
+
+    /// As in Alamofire, a request suspended before it starts is `.suspended` and starts on
+    /// its resume.
+    func testARequestSuspendedBeforeItStartsStartsOnResume() throws {
+        let session = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test.responses"))
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get")).suspend()
+        XCTAssertTrue(request.isSuspended)
+        let done = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        XCTAssertTrue(request.isSuspended, "adding a handler started a request its session does not start")
+        request.resume()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(box.value?.response?.statusCode, 200)
+        XCTAssertTrue(request.isFinished)
+    }
+
+    /// As adding a response serializer does in Alamofire, adding a handler resumes a
+    /// suspended request when the session starts requests immediately.
+    func testAHandlerResumesASuspendedRequestOfAnImmediateSession() throws {
+        let session = testSession()
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get")).suspend()
+        XCTAssertTrue(request.isSuspended)
+        let response = awaitData(request)
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertTrue(request.isFinished)
+    }
 }

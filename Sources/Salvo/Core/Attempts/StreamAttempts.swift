@@ -153,7 +153,7 @@ final class StreamAttempts: AttemptHooks {
             }
             guard case let .failure(failure) = result else { continue }
             let error = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
-            request.mutableState.withLock { if $0.error == nil { $0.error = error } }
+            request.mutableState.withLock { $0.lifecycle.failed(error) }
             // The request completes with the validation error once the transfer stops.
             if let transfer { request.delegate?.loop.send(.cancel(transfer)) }
             return false

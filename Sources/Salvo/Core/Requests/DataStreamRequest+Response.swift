@@ -105,7 +105,7 @@ extension DataStreamRequest {
     /// A handler threw: the error is the request's, and cancels it when asked to.
     func handlerFailed(_ error: any Error) {
         let afError = error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
-        mutableState.withLock { if $0.error == nil { $0.error = afError } }
+        mutableState.withLock { $0.lifecycle.failed(afError) }
         if automaticallyCancelOnStreamError { cancel() }
     }
 }

@@ -68,7 +68,7 @@ extension DownloadRequest {
             let result = check(self, head, context)
             if case let .failure(failure) = result {
                 let afError = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
-                mutableState.withLock { $0.error = afError }
+                mutableState.withLock { $0.lifecycle.failed(afError) }
             }
             if let monitor, let response = context.httpResponse {
                 monitor.request(self, didValidateRequest: context.attemptRequest, response: response,

@@ -42,21 +42,17 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     }
 
     struct MutableState {
-        var state = State.initialized
-        var attempt = 0
-        var attemptInFlight = false
-        var transfer: Transfer?
+        /// The state, the attempt's phase, the error and the counts; changed only through its
+        /// event methods.
+        var lifecycle = RequestLifecycle<Transfer>()
         var contexts = SmallList<ResponseContext>()
         var currentSpec: RequestSpec?
         var data: Data?
-        var error: AFError?
-        var retryCount = 0
-        var redirectCount = 0
         /// How long the current attempt's followed redirect hops took (seconds).
         var redirectTime: TimeInterval = 0
-        var completed = false
+        var error: AFError? { lifecycle.error }
         /// Completed or cancelled: nothing more may be sent for the request.
-        var isOver: Bool { completed || state == .cancelled }
+        var isOver: Bool { lifecycle.isOver }
         var handlers = SmallList<Handler>()
         var deliveryQueue: DispatchQueue?
         /// What only some requests use, in one optional record: a request that uses none of
@@ -209,7 +205,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     // MARK: State
 
     /// The current state.
-    public var state: State { mutableState.withLock { $0.state } }
+    public var state: State { mutableState.withLock { $0.lifecycle.state } }
     /// Whether the state is `.initialized`.
     public var isInitialized: Bool { state == .initialized }
     /// Whether the state is `.resumed`.
@@ -222,7 +218,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     public var isFinished: Bool { state == .finished }
 
     /// How often the request has been retried.
-    public var retryCount: Int { mutableState.withLock { $0.retryCount } }
+    public var retryCount: Int { mutableState.withLock { $0.lifecycle.retryCount } }
 
     /// The error the request failed with, if any.
     public var error: AFError? { mutableState.withLock { $0.error } }
@@ -257,58 +253,29 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     // MARK: Control
 
-    /// Starts or continues the request.
+    /// Starts or continues the request. A request suspended before it started starts now.
     ///
     /// - Returns: The request.
     @discardableResult
     public func resume() -> Self {
-        enum Action { case none, start, unpause(Transfer?) }
-        let action = mutableState.withLock { state -> Action in
-            switch state.state {
-            case .initialized:
-                state.state = .resumed
-                guard state.attempt == 0 else { return .unpause(state.transfer) }
-                // Recorded under the request's lock, so a cancel's finish, which forgets the
-                // request after taking this lock, cannot come first and leave it recorded.
-                delegate?.activeRequests.insert(self)
-                return .start
-            case .suspended:
-                state.state = .resumed
-                return .unpause(state.transfer)
-            default:
-                return .none
-            }
+        let action = mutableState.withLock { state in
+            let action = state.lifecycle.resume()
+            // Recorded under the request's lock, so a cancel's finish, which forgets the
+            // request after taking this lock, cannot come first and leave it recorded.
+            if case .start = action { delegate?.activeRequests.insert(self) }
+            return action
         }
-        switch action {
-        case .none: return self
-        case .start:
-            monitor?.requestDidResume(self)
-            if let session = delegate {
-                session.startAttempt(of: self)
-            } else {
-                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
-                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
-            }
-        case let .unpause(transfer):
-            monitor?.requestDidResume(self)
-            if let transfer { delegate?.loop.send(.resume(transfer)) }
-        }
+        perform(action)
         return self
     }
 
-    /// Pauses the request; a running transfer is paused in libcurl.
+    /// Pauses the request; a running transfer is paused in libcurl. A request not yet started
+    /// becomes `.suspended` and starts on its next `resume()`.
     ///
     /// - Returns: The request.
     @discardableResult
     public func suspend() -> Self {
-        let transfer = mutableState.withLock { state -> Transfer?? in
-            guard state.state == .resumed else { return nil }
-            state.state = .suspended
-            return .some(state.transfer)
-        }
-        guard let transfer else { return self }
-        monitor?.requestDidSuspend(self)
-        if let transfer { delegate?.loop.send(.pause(transfer)) }
+        perform(mutableState.withLock { $0.lifecycle.suspend() })
         return self
     }
 
@@ -319,22 +286,38 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// - Returns: The request.
     @discardableResult
     public func cancel() -> Self {
-        let (cancelled, transfer, inFlight) = mutableState.withLock { state -> (Bool, Transfer?, Bool) in
-            guard !state.completed, state.state.canTransition(to: .cancelled) else { return (false, nil, false) }
-            state.state = .cancelled
-            if state.error == nil { state.error = .explicitlyCancelled }
-            return (true, state.transfer, state.attemptInFlight)
-        }
-        guard cancelled else { return self }
-        monitor?.requestDidCancel(self)
-        if let transfer, inFlight {
+        perform(mutableState.withLock { $0.lifecycle.cancel() })
+        return self
+    }
+
+    /// Carries out what the lifecycle decided about `resume()`, `suspend()` or `cancel()`.
+    private func perform(_ action: RequestLifecycle<Transfer>.Action) {
+        switch action {
+        case .start:
+            monitor?.requestDidResume(self)
+            if let session = delegate {
+                session.startAttempt(of: self)
+            } else {
+                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
+                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
+            }
+        case let .resumeTransfer(transfer):
+            monitor?.requestDidResume(self)
+            if let transfer { delegate?.loop.send(.resume(transfer)) }
+        case let .suspendTransfer(transfer):
+            monitor?.requestDidSuspend(self)
+            if let transfer { delegate?.loop.send(.pause(transfer)) }
+        case let .cancelTransfer(transfer):
+            monitor?.requestDidCancel(self)
             delegate?.loop.send(.cancel(transfer))
-        } else {
+        case .cancelAndFinish:
+            monitor?.requestDidCancel(self)
             // Nothing is running (never started, adapting, or waiting to retry): finish here.
             let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
             queue.async { self.finish(on: queue) }
+        default:
+            break
         }
-        return self
     }
 
     // MARK: Redirects
@@ -377,33 +360,34 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     // MARK: Handlers
 
-    /// Adds a handler; the first one resumes the request when the session starts requests
-    /// immediately. A handler added after completion runs at once on its queue.
+    /// Adds a handler. When the session starts requests immediately, adding one resumes a
+    /// request that is initialized or suspended, as adding a response serializer does in
+    /// Alamofire. A handler added after completion runs at once on its queue.
     func appendHandler(queue: DispatchQueue, _ run: @escaping @Sendable () -> Void) {
-        enum Action { case none, runNow, resume }
         // Without its session nothing else would ever start the request: resuming it finishes
         // it with `sessionDeinitialized`, as Alamofire's session does with its requests when it
         // goes.
         let startImmediately = delegate?.startRequestsImmediately ?? true
-        let action = mutableState.withLock { state -> Action in
-            if state.completed { return .runNow }
+        let action = mutableState.withLock { state in
+            let action = state.lifecycle.handlerAdded(startsImmediately: startImmediately)
+            if case .runHandler = action { return action }
             state.handlers.append(Handler(queue: queue, run: run))
             // Salvo's own bookkeeping never runs on the main queue, which server processes may
             // never drain: a handler on `.main` is reached by a second hop from the root queue.
             if state.deliveryQueue == nil { state.deliveryQueue = queue.isMainQueue ? underlyingQueue : queue }
-            return state.state == .initialized && startImmediately ? .resume : .none
+            return action
         }
         switch action {
-        case .none: break
-        case .runNow: queue.async(execute: run)
-        case .resume: resume()
+        case .runHandler: queue.async(execute: run)
+        case .keepHandlerAndResume: resume()
+        default: break
         }
     }
 
     /// Adds a closure that runs after all response handlers have been dispatched.
     func onFinish(_ body: @escaping @Sendable () -> Void) {
         let runNow = mutableState.withLock { state -> Bool in
-            if state.completed { return true }
+            if state.lifecycle.isCompleted { return true }
             state.finishHandlers.append(body)
             return false
         }
@@ -417,12 +401,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var finalProgress: (handlers: ProgressHandlers, metrics: TransferMetrics?)?
         typealias CURLHandler = (queue: DispatchQueue, handler: @Sendable (String) -> Void)
         let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void], CURLHandler?)? in
-            guard !state.completed else { return nil }
-            state.completed = true
-            state.transfer = nil
-            state.attemptInFlight = false
-            if let error, state.error == nil { state.error = error }
-            if state.state != .cancelled { state.state = .finished }
+            guard state.lifecycle.finish(error: error) else { return nil }
             defer { state.handlers.removeAll() }
             guard state.extras != nil else { return (state.handlers, [], nil) }
             if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }

@@ -13,13 +13,17 @@ extension Session {
         enum Disposition { case stale, cancelled, proceed(ResponseContext) }
         let queue = transfer.deliveryQueue
         let disposition = request.mutableState.withLock { state -> Disposition in
+            let action = state.lifecycle.transferEnded(transfer)
             // A transfer the request no longer waits for (superseded, or already finished).
-            guard state.transfer === transfer, !state.completed, let context = state.contexts.last else { return .stale }
-            state.transfer = nil
-            state.attemptInFlight = false
+            guard let context = state.contexts.last else { return .stale }
+            switch action {
+            case .concludeAttempt, .finishCancelledAttempt: break
+            default: return .stale
+            }
             context.complete(head: outcome.head, metrics: outcome.metrics)
             state.data = outcome.body.isEmpty ? nil : outcome.body
-            return state.state == .cancelled ? .cancelled : .proceed(context)
+            if case .finishCancelledAttempt = action { return .cancelled }
+            return .proceed(context)
         }
         let finished: ResponseContext
         switch disposition {
@@ -79,7 +83,7 @@ extension Session {
         } else if let failure = request.attemptHooks?.attemptSucceeded(request) {
             // A download that could not be moved into place: not a transport failure, so
             // not retried.
-            request.mutableState.withLock { $0.error = failure }
+            request.mutableState.withLock { $0.lifecycle.failedAfterSuccess(failure) }
             monitor?.request(request, didCompleteAttemptWithError: failure)
             request.finish(on: queue)
         } else {
@@ -89,7 +93,7 @@ extension Session {
     }
 
     func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
-        request.mutableState.withLock { if $0.error == nil { $0.error = error } }
+        request.mutableState.withLock { $0.lifecycle.failed(error) }
         monitor?.request(request, didCompleteAttemptWithError: error)
         let retriers = retriers(for: request)
         guard !retriers.isEmpty else {
@@ -101,41 +105,39 @@ extension Session {
                 queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
                 return
             }
+            let decision: RequestLifecycle<Transfer>.RetryDecision
             switch result {
-            case .retry, .retryWithDelay:
-                guard !request.mutableState.withLock({ $0.isOver }) else {
-                    queue.async { request.finish(on: queue) }
-                    return
-                }
-                let retry: @Sendable () -> Void = { [self] in
-                    // As in Alamofire, the attempt is counted, its error cleared and monitors
-                    // told once the back-off is over. A request cancelled during the back-off
-                    // was finished by `cancel()`.
-                    let initial = request.mutableState.withLock { state -> (RequestSpec?, URLRequest?)? in
-                        guard !state.isOver else { return nil }
-                        state.retryCount += 1
-                        state.error = nil
-                        state.data = nil
-                        state.redirectCount = 0
-                        return (state.currentSpec, state.userRequests.first)
-                    }
-                    guard let initial, let spec = initial.0 else { return }
-                    monitor?.requestIsRetrying(request)
-                    adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
-                }
-                if let delay = result.delay, delay > 0 {
+            case .retry, .retryWithDelay: decision = .retry(delay: result.delay ?? 0)
+            case .doNotRetry: decision = .doNotRetry
+            case let .doNotRetryWithError(retryError):
+                decision = .doNotRetryWithError(.requestRetryFailed(retryError: retryError, originalError: error))
+            }
+            switch request.mutableState.withLock({ $0.lifecycle.retryDecided(decision) }) {
+            case let .retry(delay):
+                let retry: @Sendable () -> Void = { [self] in beginRetry(of: request) }
+                if delay > 0 {
                     rootQueue.asyncAfter(deadline: .now() + delay, execute: retry)
                 } else {
                     retry()
                 }
-            case .doNotRetry:
-                queue.async { request.finish(on: queue) }
-            case let .doNotRetryWithError(retryError):
-                let wrapped = AFError.requestRetryFailed(retryError: retryError, originalError: error)
-                request.mutableState.withLock { $0.error = wrapped }
+            default:
                 queue.async { request.finish(on: queue) }
             }
         }
+    }
+
+    /// The back-off is over: as in Alamofire, the attempt is counted, its error cleared and
+    /// monitors told only now. A request cancelled during the back-off was finished by
+    /// `cancel()`.
+    private func beginRetry(of request: Request) {
+        let initial = request.mutableState.withLock { state -> (RequestSpec?, URLRequest?)? in
+            guard case .beginRetry = state.lifecycle.backOffEnded() else { return nil }
+            state.data = nil
+            return (state.currentSpec, state.userRequests.first)
+        }
+        guard let initial, let spec = initial.0 else { return }
+        monitor?.requestIsRetrying(request)
+        adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
     }
 
     private static func decideRetry(_ request: Request, session: Session, error: AFError, retriers: ArraySlice<any RequestRetrier>,
@@ -175,9 +177,10 @@ extension Session {
         guard var url = URL(string: target) else { return false }
         url = Self.withoutAddedCredential(url, from: context.spec.url, of: request)
         let (tooMany, redirectTime) = request.mutableState.withLock { state -> (Bool, TimeInterval) in
-            state.redirectCount += 1
             state.redirectTime += context.metrics?.total ?? 0
-            return (state.redirectCount > Self.maximumRedirects, state.redirectTime)
+            let action = state.lifecycle.redirected(limit: Self.maximumRedirects)
+            if case .failTooManyRedirects = action { return (true, state.redirectTime) }
+            return (false, state.redirectTime)
         }
         if tooMany {
             let error = AFError.sessionTaskFailed(error: URLError(.httpTooManyRedirects))

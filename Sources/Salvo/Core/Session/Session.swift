@@ -471,17 +471,14 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
         let accepted = request.mutableState.withLock { state -> Announce?? in
-            guard !state.isOver else { return nil }
-            state.attempt += 1
-            state.attemptInFlight = true
-            state.transfer = transfer
+            guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
             if redirectHop {
                 state.contexts.replaceLast(context)
             } else {
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            if state.state == .suspended { transfer.userPaused = true }
+            if paused { transfer.userPaused = true }
             guard !redirectHop, let extras = state.extras else { return .some(nil) }
             return .some((extras.cURLHandler, extras.urlRequestHandler))
         }
