@@ -76,6 +76,19 @@ final class CurlEasy {
         plainProfile = nil
     }
 
+    /// Pauses the handle's transfer both ways. A handle that was paused is reset before its
+    /// next transfer, so its plain profile goes with the pause.
+    func pause() {
+        plainProfile = nil
+        curl_easy_pause(handle, SALVO_PAUSE_ALL)
+    }
+
+    /// For a transfer that a callback's answer pauses: as with `pause()`, the handle is reset
+    /// before its next transfer.
+    func forgetPlainProfile() {
+        plainProfile = nil
+    }
+
     @inline(__always)
     func set(_ option: CURLoption, _ value: Int) {
         CurlCheck.easy(salvo_easy_setopt_long(handle, option, value), "curl_easy_setopt", option.rawValue)

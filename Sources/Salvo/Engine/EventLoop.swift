@@ -233,25 +233,25 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                 break
             }
         case let .pause(transfer):
-            transfer.userPaused = true
-            if transfer.phase == .active, let easy = transfer.easy {
-                // A handle that was paused is reset before its next transfer.
-                easy.plainProfile = nil
-                curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
-            }
+            transfer.holds.insert(.suspended)
+            if transfer.phase == .active, let easy = transfer.easy { easy.pause() }
         case let .resume(transfer):
-            transfer.userPaused = false
-            if transfer.phase == .active, !transfer.heldForResponse, let easy = transfer.easy { unpause(easy) }
+            transfer.holds.remove(.suspended)
+            continueUnlessHeld(transfer)
         case let .drained(transfer):
-            if transfer.phase == .active, !transfer.userPaused, !transfer.heldForResponse, let easy = transfer.easy { unpause(easy) }
+            continueUnlessHeld(transfer)
         case let .release(transfer):
-            guard transfer.heldForResponse else { return }
-            transfer.heldForResponse = false
-            if transfer.phase == .active, !transfer.userPaused, let easy = transfer.easy { unpause(easy) }
+            guard transfer.holds.remove(.response) != nil else { return }
+            continueUnlessHeld(transfer)
         case let .shutdown(error):
             shutdownError = error
             inbox.withLock { $0.closed = true }
         }
+    }
+
+    /// Continues a running transfer that nothing holds any more.
+    private func continueUnlessHeld(_ transfer: Transfer) {
+        if transfer.phase == .active, !transfer.isHeld, let easy = transfer.easy { unpause(easy) }
     }
 
     /// Continues a paused transfer. libcurl 7.88 may hold an unpaused HTTP/2 stream's data
@@ -303,8 +303,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
             guard let easy = transfer.easy else { continue }
             let moved = easy.getOffset(CURLINFO_SIZE_DOWNLOAD_T) &+ easy.getOffset(CURLINFO_SIZE_UPLOAD_T)
                 &+ Int64(easy.headerBlock.pointee.bytes_seen)
-            let held = transfer.userPaused || transfer.heldForResponse || transfer.sink?.holdsTransfer == true
-            if moved != transfer.watchedBytes || held {
+            if moved != transfer.watchedBytes || transfer.isHeld {
                 transfer.watchedBytes = moved
                 transfer.quietSince = now
                 transfer.nudgeAfter = Self.firstNudge
@@ -315,9 +314,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
                 expired.append(transfer)
             } else if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
-                // A handle that was paused is reset before its next transfer.
-                easy.plainProfile = nil
-                curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
+                easy.pause()
                 curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
             }
         }
@@ -375,9 +372,8 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         if status != CURLM_OK {
             finish(handle: easy.handle, code: CURLE_FAILED_INIT,
                    error: CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: String(cString: curl_multi_strerror(status))))
-        } else if transfer.userPaused {
-            easy.plainProfile = nil
-            curl_easy_pause(easy.handle, SALVO_PAUSE_ALL)
+        } else if transfer.isHeld {
+            easy.pause()
         }
     }
 

@@ -83,8 +83,6 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// releases it (`EventLoop.Command.release`): `onHTTPResponse` handlers see the response
     /// before any body byte arrives.
     @exclusivity(unchecked) var holdsForResponse = false
-    /// Paused for `holdsForResponse` and not yet released (loop thread).
-    @exclusivity(unchecked) var heldForResponse = false
     /// `headHandler` was told of a final response (loop thread; read on `deliveryQueue` once
     /// the outcome is delivered). When it was not, the request layer announces the final head
     /// itself: a redirect it does not follow, or a 401/407 that had no body.
@@ -119,7 +117,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     @exclusivity(unchecked) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) var activeSlot = 0
-    @exclusivity(unchecked) var userPaused = false
+    /// Why the client holds the transfer paused: set by the request layer before it hands
+    /// the transfer over, then by the loop thread only.
+    @exclusivity(unchecked) var holds: Holds = []
     /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
     /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
     /// transfer (see `EventLoop.watch`).
@@ -174,7 +174,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
             challengePending = false
             headersComplete(easy, pausing: false)
         }
-        if heldForResponse {
+        if holds.contains(.response) {
             // Headers ended inside this write (a 401 that was final): libcurl keeps these
             // bytes and hands them over again once the transfer is released.
             return SALVO_WRITEFUNC_PAUSE
@@ -236,10 +236,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
         guard let headHandler, announceHead(easy, headHandler) else { return }
         headAnnounced = true
         if holdsForResponse {
-            heldForResponse = true
-            // A paused handle is reset before its next transfer.
-            easy.plainProfile = nil
-            if pausing { curl_easy_pause(easy.handle, SALVO_PAUSE_ALL) }
+            holds.insert(.response)
+            // From the write callback, the write's answer pauses the handle.
+            if pausing { easy.pause() } else { easy.forgetPlainProfile() }
         }
     }
 
@@ -276,4 +275,24 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
                      url: easy.getString(CURLINFO_EFFECTIVE_URL) ?? url,
                      contentType: easy.getString(CURLINFO_CONTENT_TYPE), redirectURL: nil, rawHeaders: easy.headerBytes())
     }
+}
+
+extension Transfer {
+    /// The client's reasons for holding a transfer paused. A transfer runs only while it has
+    /// none and its sink does not hold it (`isHeld`).
+    struct Holds: OptionSet, Sendable {
+        let rawValue: UInt8
+        /// The request was suspended.
+        static let suspended = Holds(rawValue: 1 << 0)
+        /// `onHTTPResponse` handlers have the head and have not released the body
+        /// (`holdsForResponse`).
+        static let response = Holds(rawValue: 1 << 1)
+    }
+
+    /// Whether the client holds the transfer paused: suspended, held for `onHTTPResponse`
+    /// handlers, or a stream whose consumer lags (loop thread). A held transfer is not the
+    /// server's silence for the idle timeout, and only a transfer not held may be unpaused.
+    /// An upload source with nothing to send pauses the transfer without holding it: a stalled
+    /// body stream counts as silence, as it does with URLSession.
+    var isHeld: Bool { !holds.isEmpty || sink?.holdsTransfer == true }
 }

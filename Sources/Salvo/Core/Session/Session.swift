@@ -478,7 +478,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            if paused { transfer.userPaused = true }
+            if paused { transfer.holds.insert(.suspended) }
             guard !redirectHop, let extras = state.extras else { return .some(nil) }
             return .some((extras.cURLHandler, extras.urlRequestHandler))
         }
