@@ -249,9 +249,11 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         }
     }
 
-    /// Continues a running transfer that nothing holds any more.
+    /// Continues a running transfer that the client no longer holds. A sink's own pause is
+    /// not asked about: the sink wakes the transfer (`.drained`) once it can take more, and a
+    /// sink that still cannot refuses the next chunk, which pauses the transfer again.
     private func continueUnlessHeld(_ transfer: Transfer) {
-        if transfer.phase == .active, !transfer.isHeld, let easy = transfer.easy { unpause(easy) }
+        if transfer.phase == .active, transfer.holds.isEmpty, let easy = transfer.easy { unpause(easy) }
     }
 
     /// Continues a paused transfer. libcurl 7.88 may hold an unpaused HTTP/2 stream's data
@@ -372,7 +374,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
         if status != CURLM_OK {
             finish(handle: easy.handle, code: CURLE_FAILED_INIT,
                    error: CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: String(cString: curl_multi_strerror(status))))
-        } else if transfer.isHeld {
+        } else if !transfer.holds.isEmpty {
             easy.pause()
         }
     }

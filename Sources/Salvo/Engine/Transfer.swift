@@ -243,7 +243,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     }
 
     /// Whether the response whose headers just ended is a redirect the request layer follows
-    /// (`Session.followRedirect`): a redirect status with a `Location`. Read from the header
+    /// (`AttemptPipeline.followRedirect`): a redirect status with a `Location`. Read from the header
     /// lines, since libcurl 7.88 fills in `CURLINFO_REDIRECT_URL` only when the transfer ends.
     static func isRedirect(status: Int, _ easy: CurlEasy) -> Bool {
         ResponseHead.isFollowedRedirect(status: status) && salvo_header_block_has(easy.headerBlock, "location") != 0
@@ -278,8 +278,9 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
 }
 
 extension Transfer {
-    /// The client's reasons for holding a transfer paused. A transfer runs only while it has
-    /// none and its sink does not hold it (`isHeld`).
+    /// The client's reasons for holding a transfer paused: the loop unpauses a transfer only
+    /// while it has none. A sink or body source that paused the transfer itself wakes it
+    /// (`EventLoop.Command.drained`) when it can go on.
     struct Holds: OptionSet, Sendable {
         let rawValue: UInt8
         /// The request was suspended.
@@ -290,9 +291,9 @@ extension Transfer {
     }
 
     /// Whether the client holds the transfer paused: suspended, held for `onHTTPResponse`
-    /// handlers, or a stream whose consumer lags (loop thread). A held transfer is not the
-    /// server's silence for the idle timeout, and only a transfer not held may be unpaused.
-    /// An upload source with nothing to send pauses the transfer without holding it: a stalled
-    /// body stream counts as silence, as it does with URLSession.
+    /// handlers, or by its sink (a stream consumer that lags, a rate limit) (loop thread). A
+    /// held transfer is not the server's silence for the idle timeout. An upload source with
+    /// nothing to send pauses the transfer without holding it: a stalled body stream counts as
+    /// silence, as it does with URLSession.
     var isHeld: Bool { !holds.isEmpty || sink?.holdsTransfer == true }
 }

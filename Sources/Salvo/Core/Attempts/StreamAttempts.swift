@@ -73,7 +73,7 @@ final class StreamAttempts: AttemptHooks {
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
         if hasValidators || !responseHandlers.isEmpty {
             // The transfer waits for the response handlers; a failed validation cancels it.
-            let decided = request.flatMap { request in request.delegate.map { Session.responseDecision(request, transfer, $0.loop) } }
+            let decided = request.flatMap { request in request.delegate.map { AttemptPipeline.responseDecision(request, transfer, $0.loop) } }
             transfer.holdsForResponse = !responseHandlers.isEmpty && decided != nil
             transfer.headHandler = { [weak self, weak transfer] head in
                 guard let self, let transfer, self.validate(head, transfer: transfer) else { return }

@@ -296,7 +296,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case .start:
             monitor?.requestDidResume(self)
             if let session = delegate {
-                session.startAttempt(of: self)
+                AttemptPipeline(session: session).startAttempt(of: self)
             } else {
                 let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
@@ -433,7 +433,7 @@ extension Request: TransferOwner {
     func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
         attemptHooks?.transferEnded(transfer, outcome: outcome)
         if let session = delegate {
-            session.didComplete(self, transfer: transfer, outcome: outcome)
+            AttemptPipeline(session: session).didComplete(self, transfer: transfer, outcome: outcome)
         } else {
             finish(on: transfer.deliveryQueue, error: .sessionDeinitialized)
         }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension Session {
+extension AttemptPipeline {
     /// The most redirects one request follows, as URLSession allows.
     static let maximumRedirects = 16
 
@@ -100,29 +100,34 @@ extension Session {
             request.finish(on: queue)
             return
         }
-        Self.decideRetry(request, session: self, error: error, retriers: retriers[...]) { [weak self] result in
-            guard let self else {
+        // Weakly: a retrier that never answers must not keep the session alive.
+        Self.decideRetry(request, session: session, error: error, retriers: retriers[...]) { [weak session] result in
+            guard let session else {
                 queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
                 return
             }
-            let decision: RequestLifecycle<Transfer>.RetryDecision
-            switch result {
-            case .retry, .retryWithDelay: decision = .retry(delay: result.delay ?? 0)
-            case .doNotRetry: decision = .doNotRetry
-            case let .doNotRetryWithError(retryError):
-                decision = .doNotRetryWithError(.requestRetryFailed(retryError: retryError, originalError: error))
+            AttemptPipeline(session: session).retryDecided(request, result, error: error, queue: queue)
+        }
+    }
+
+    private func retryDecided(_ request: Request, _ result: RetryResult, error: AFError, queue: DispatchQueue) {
+        let decision: RequestLifecycle<Transfer>.RetryDecision
+        switch result {
+        case .retry, .retryWithDelay: decision = .retry(delay: result.delay ?? 0)
+        case .doNotRetry: decision = .doNotRetry
+        case let .doNotRetryWithError(retryError):
+            decision = .doNotRetryWithError(.requestRetryFailed(retryError: retryError, originalError: error))
+        }
+        switch request.mutableState.withLock({ $0.lifecycle.retryDecided(decision) }) {
+        case let .retry(delay):
+            let retry: @Sendable () -> Void = { [self] in beginRetry(of: request) }
+            if delay > 0 {
+                rootQueue.asyncAfter(deadline: .now() + delay, execute: retry)
+            } else {
+                retry()
             }
-            switch request.mutableState.withLock({ $0.lifecycle.retryDecided(decision) }) {
-            case let .retry(delay):
-                let retry: @Sendable () -> Void = { [self] in beginRetry(of: request) }
-                if delay > 0 {
-                    rootQueue.asyncAfter(deadline: .now() + delay, execute: retry)
-                } else {
-                    retry()
-                }
-            default:
-                queue.async { request.finish(on: queue) }
-            }
+        default:
+            queue.async { request.finish(on: queue) }
         }
     }
 
@@ -216,17 +221,18 @@ extension Session {
             send(request, spec: next, urlRequest: nil, redirectHop: true, resourceLeft: resourceLeft)
             return true
         }
-        delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak self] redirected in
-            guard let self else {
+        delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak session] redirected in
+            guard let session else {
                 queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
                 return
             }
+            let pipeline = AttemptPipeline(session: session)
             guard let redirected, let spec = try? RequestSpec(redirected) else {
                 // Not followed: the redirect response is the attempt's result.
-                queue.async { self.finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue) }
+                queue.async { pipeline.finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue) }
                 return
             }
-            send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
+            pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
         }
         return true
     }

@@ -1,0 +1,284 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The attempts of a session's requests: builds each attempt's request, adapts it, builds
+/// its transfer and hands it to the engine; then follows redirects, validates, retries and
+/// finishes (`AttemptPipeline+Completion`).
+///
+/// A value made for one step from the session that runs it; holding the session, it keeps
+/// the session alive while a step (an adapter, a retrier, a redirect handler) is under way,
+/// as a session waiting on such a closure stays alive.
+struct AttemptPipeline: Sendable {
+    let session: Session
+
+    private var defaults: AttemptDefaults { session.attemptDefaults }
+    var monitor: CompositeEventMonitor? { session.monitor }
+    var delegate: SessionDelegate { session.delegate }
+    var loop: EventLoop { session.loop }
+    var rootQueue: DispatchQueue { session.rootQueue }
+    private var transport: TransportConfiguration { session.transport }
+    private var interceptor: (any RequestInterceptor)? { session.interceptor }
+    private var hasInterceptor: Bool { session.hasInterceptor }
+
+    /// Builds the request's first attempt and sends it.
+    func startAttempt(of request: Request) {
+        let initial: (spec: RequestSpec, urlRequest: URLRequest?)
+        do {
+            var made = try request.makeInitialRequest()
+            if made.urlRequest == nil {
+                // A spec made without a URLRequest has no timeout of its own (written only when
+                // it differs: writing copies the spec).
+                if made.spec.timeoutInterval != defaults.timeout { made.spec.timeoutInterval = defaults.timeout }
+            } else {
+                applySessionTimeout(to: &made.spec)
+            }
+            initial = made
+        } catch {
+            let afError = error.asAFError(or: .createURLRequestFailed(error: error))
+            monitor?.request(request, didFailToCreateURLRequestWithError: afError)
+            deliverFailure(of: request, afError)
+            return
+        }
+        if let monitor {
+            // The plain path builds no URLRequest; monitors still get one.
+            monitor.request(request, didCreateInitialURLRequest: initial.urlRequest ?? initial.spec.urlRequest)
+        }
+        request.mutableState.withLock {
+            $0.currentSpec = initial.spec
+            if let urlRequest = initial.urlRequest { $0.userRequests = [urlRequest] }
+        }
+        adaptAndSend(request, spec: initial.spec, urlRequest: initial.urlRequest)
+    }
+
+    /// A request left at URLRequest's default timeout (60 s) takes the session's
+    /// `timeoutIntervalForRequest`, as URLSession gives it to such a request's task.
+    private func applySessionTimeout(to spec: inout RequestSpec) {
+        if spec.timeoutInterval == 60 && defaults.timeout != 60 { spec.timeoutInterval = defaults.timeout }
+    }
+
+    /// Carries out what a request's `onHTTPResponse` handlers decided about a transfer held
+    /// for them: release it, or cancel the request.
+    static func responseDecision(_ request: Request, _ transfer: Transfer,
+                                 _ loop: EventLoop) -> @Sendable (Request.ResponseDisposition) -> Void {
+        { [weak request, weak transfer, weak loop] disposition in
+            switch disposition {
+            case .allow: if let transfer { loop?.send(.release(transfer)) }
+            case .cancel: request?.cancel()
+            }
+        }
+    }
+
+    /// The request's own interceptor adapts first, then the session's, as in Alamofire.
+    private func adapters(for request: Request) -> [any RequestAdapter] {
+        var adapters: [any RequestAdapter] = []
+        if let own = request.interceptor { adapters.append(own) }
+        if let interceptor { adapters.append(interceptor) }
+        return adapters
+    }
+
+    func retriers(for request: Request) -> [any RequestRetrier] {
+        var retriers: [any RequestRetrier] = []
+        if let own = request.interceptor { retriers.append(own) }
+        if let interceptor { retriers.append(interceptor) }
+        return retriers
+    }
+
+    func adaptAndSend(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) {
+        guard request.hasInterceptor || hasInterceptor else {
+            send(request, spec: spec, urlRequest: urlRequest)
+            return
+        }
+        let adapters = adapters(for: request)
+        guard !adapters.isEmpty else {
+            send(request, spec: spec, urlRequest: urlRequest)
+            return
+        }
+        let initialRequest = urlRequest ?? spec.urlRequest
+        let state = RequestAdapterState(requestID: request.id, session: session)
+        Self.adapt(initialRequest, with: adapters[...], state: state) { [self] result in
+            switch result {
+            case let .success(adapted):
+                monitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
+                do {
+                    try adapted.validate()
+                    // Adapters see the request as built, at URLRequest's default timeout when
+                    // the caller set none; the session's timeout still applies to what they return.
+                    var spec = try RequestSpec(adapted)
+                    applySessionTimeout(to: &spec)
+                    send(request, spec: spec, urlRequest: adapted)
+                } catch {
+                    adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
+                }
+            case let .failure(error):
+                adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
+            }
+        }
+    }
+
+    private static func adapt(_ urlRequest: URLRequest, with adapters: ArraySlice<any RequestAdapter>, state: RequestAdapterState,
+                              completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
+        guard let first = adapters.first else {
+            completion(.success(urlRequest))
+            return
+        }
+        let rest = adapters.dropFirst()
+        first.adapt(urlRequest, using: state) { result in
+            switch result {
+            case let .success(adapted): adapt(adapted, with: rest, state: state, completion: completion)
+            case .failure: completion(result)
+            }
+        }
+    }
+
+    /// A failed adaptation is offered to the retriers, as Alamofire does: a token-refreshing
+    /// interceptor fails the adapt and then asks for a retry.
+    private func adaptationFailed(_ request: Request, _ initialRequest: URLRequest, _ error: AFError) {
+        monitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
+        let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
+        queue.async { self.retryOrFinish(request, error: error, queue: queue) }
+    }
+
+    private func deliverFailure(of request: Request, _ error: AFError) {
+        let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
+        queue.async { request.finish(on: queue, error: error) }
+    }
+
+    /// Hands an attempt to the engine, unless the request was cancelled meanwhile.
+    /// - Parameter redirectHop: The send follows a redirect within the same attempt: its
+    ///   context replaces the attempt's, remembering the attempt's first request, which stays
+    ///   the one `Request.request` reports, as with URLSession's original request.
+    /// - Parameter resourceLeft: For a redirect hop, what is left of the session's resource
+    ///   timeout; `nil` for all of it.
+    func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
+              resourceLeft: TimeInterval? = nil) {
+        if let adjusted = request.attemptHooks?.attemptSpec(spec) {
+            // Hooks change headers only: the caller's (or adapter's) URLRequest keeps its other
+            // properties, and without one the spec's is built when asked for.
+            var described = urlRequest
+            described?.headers = adjusted.headers
+            sendAttempt(request, spec: adjusted, urlRequest: described, redirectHop: redirectHop, resourceLeft: resourceLeft)
+        } else {
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+        }
+    }
+
+    private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool,
+                             resourceLeft: TimeInterval?) {
+        let hooks = request.attemptHooks
+        let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
+        let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
+        let urlString = spec.urlString
+        let hostKey = defaults.originKeys.key(of: urlString)
+        // One lock: take the delivery queue and the hooks the transfer needs.
+        typealias Hooks = (queue: DispatchQueue, credential: Request.Credential?, hasHeadHandlers: Bool, progress: ProgressHandlers?)
+        let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock { state -> Hooks in
+            let queue = state.deliveryQueue ?? request.underlyingQueue
+            guard let extras = state.extras else { return (queue, nil, false, nil) }
+            return (queue, extras.credential, !extras.httpResponseHandlers.isEmpty, extras.progress)
+        }
+        if let failure = defaults.headerFailure
+            ?? WireCheck.failure(method: spec.method, headers: spec.headers, originKey: hostKey, url: urlString) {
+            queue.async { request.finish(on: queue, error: failure) }
+            return
+        }
+        // With the jar taking part, the request's (or else the session's) Cookie header joins
+        // the jar's line.
+        var jarCookie: String?
+        if loop.options.cookies && spec.handlesCookies {
+            jarCookie = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? defaults.sessionCookie
+        }
+        let transfer = Transfer(
+            url: urlString,
+            hostKey: hostKey,
+            method: spec.method.rawValue,
+            headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true, jarCookie: jarCookie),
+            body: spec.body,
+            idleTimeout: spec.timeoutInterval,
+            verboseLogger: loop.options.verboseLogger,
+            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey),
+            deliveryQueue: queue,
+            owner: request
+        )
+        if hasHeadHandlers, let dataRequest = request as? DataRequest {
+            transfer.headHandler = dataRequest.headHandler(decided: Self.responseDecision(request, transfer, loop))
+            transfer.holdsForResponse = transfer.headHandler != nil
+        }
+        if let credential { transfer.credential = (credential.user, credential.password) }
+        if !spec.handlesCookies { transfer.usesCookies = false }
+        if let jarCookie { transfer.cookieHeader = jarCookie }
+        if let resourceLeft { transfer.resourceTimeout = resourceLeft }
+        if let progress { transfer.progress = progress.transferProgress() }
+        if let hooks {
+            // A request cancelled while adapting or waiting to retry was finished by
+            // `cancel()`: preparing now would touch a download's partial file after its resume
+            // data was made.
+            guard !request.mutableState.withLock({ $0.isOver }) else {
+                queue.async { request.finish(on: queue) }
+                return
+            }
+            do {
+                try hooks.prepare(transfer, spec: spec)
+            } catch {
+                let afError = error.asAFError(or: .sessionTaskFailed(error: error))
+                queue.async { request.finish(on: queue, error: afError) }
+                return
+            }
+        }
+        typealias Announce = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
+                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?)
+        // The handlers are read in the same lock that records the attempt, so one added
+        // meanwhile is called either here or by its own registration, not both.
+        let accepted = request.mutableState.withLock { state -> Announce?? in
+            guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
+            if redirectHop {
+                state.contexts.replaceLast(context)
+            } else {
+                state.contexts.append(context)
+                state.redirectTime = 0
+            }
+            if paused { transfer.holds.insert(.suspended) }
+            guard !redirectHop, let extras = state.extras else { return .some(nil) }
+            return .some((extras.cURLHandler, extras.urlRequestHandler))
+        }
+        guard let announce = accepted else {
+            // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
+            hooks?.requestFinishing(request)
+            queue.async { request.finish(on: queue) }
+            return
+        }
+        if let monitor {
+            if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
+            monitor.request(request, didCreateTransferFor: context.urlRequest)
+        }
+        if let announce {
+            if let cURL = announce.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
+            if let onRequest = announce.onRequest {
+                let urlRequest = context.urlRequest
+                onRequest.queue.async { onRequest.handler(urlRequest) }
+            }
+        }
+        loop.send(.add(transfer))
+    }
+
+    private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {
+        // The session's Cookie header goes on a line of its own only when the jar is left out.
+        let sessionCookieLine = jarCookie == nil && (spec.headers.isEmpty || spec.headers.value(for: "Cookie") == nil)
+            ? defaults.sessionCookie.map { "Cookie: \($0)" } : nil
+        // Most requests add nothing to the session's headers: they share one list, built once.
+        if spec.headers.isEmpty && spec.body == nil && !sendsBodySource && sessionCookieLine == nil { return defaults.sharedHeaderList }
+        let list = CurlHeaderList()
+        for header in spec.headers {
+            if jarCookie != nil && HTTPHeaders.equalIgnoringASCIICase(header.name, "Cookie") { continue }
+            list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+        }
+        for (name, line) in defaults.headerLines where spec.headers.isEmpty || spec.headers.value(for: name) == nil {
+            list.append(line)
+        }
+        if let sessionCookieLine { list.append(sessionCookieLine) }
+        // libcurl would otherwise wait for "100 Continue" before sending larger bodies.
+        if spec.body != nil || sendsBodySource { list.append("Expect:") }
+        return list
+    }
+}
