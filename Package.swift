@@ -55,10 +55,24 @@ let package = Package(
             dependencies: ["Salvo", "CurlBaseline"],
             path: "Benchmarks/salvo-bench"
         ),
+        // Small helpers both test targets share (no XCTest, no Salvo).
+        .target(
+            name: "SalvoTestSupport",
+            path: "Tests/SalvoTestSupport"
+        ),
+        // Tests without servers, sockets or subprocesses: `swift test --filter SalvoUnitTests`
+        // runs them in seconds.
         .testTarget(
-            name: "SalvoTests",
-            dependencies: ["Salvo"],
-            path: "Tests/SalvoTests"
+            name: "SalvoUnitTests",
+            dependencies: ["Salvo", "SalvoTestSupport"],
+            path: "Tests/SalvoUnitTests"
+        ),
+        // Tests against the loopback servers (httpbin, nginx, the fault server) and the
+        // `salvo` tool, which they start themselves.
+        .testTarget(
+            name: "SalvoIntegrationTests",
+            dependencies: ["Salvo", "SalvoTestSupport"],
+            path: "Tests/SalvoIntegrationTests"
         ),
     ],
     swiftLanguageModes: [.v6]

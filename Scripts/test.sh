@@ -8,7 +8,7 @@
 # 3. `swift build --build-tests` and `swift build -c release`.
 # 4. `swift test`. The tests start their own servers (httpbin, nginx, the
 #    fault server) on loopback through
-#    Tests/SalvoTests/Support/TestServers.swift, and stop them at the end.
+#    Tests/SalvoIntegrationTests/Support/TestServers.swift, and stop them at the end.
 # 5. The CMake + Ninja build into .build/cmake.
 #
 # Exits non-zero if any step fails (a lint finding included), if a build

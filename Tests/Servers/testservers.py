@@ -23,7 +23,7 @@ start appears as {"error": "<why, with the tail of its stderr>"} instead of a
 URL; the others still run. The exit status is 0 unless the supervisor itself
 failed.
 
---watch-stdin is how the Swift test harness (Tests/SalvoTests/Support/
+--watch-stdin is how the Swift test harness (Tests/SalvoIntegrationTests/Support/
 TestServers.swift) ties the servers' life to its own: our stdin is a socket
 whose other end only the test process holds, so when the test process exits,
 however it exits, we see end of file and clean up. Our children also get PR_SET_PDEATHSIG, so they die with us

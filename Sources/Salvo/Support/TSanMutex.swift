@@ -10,7 +10,7 @@
 // intercepts `pthread_mutex_*`, so this type gives it the happens-before edges it needs.
 //
 // Declared in the module, it shadows the imported `Synchronization.Mutex` at every call
-// site in Salvo. It is `package`, not `internal`, so that SalvoTests (and salvo-bench, which
+// site in Salvo. It is `package`, not `internal`, so that the test targets (and salvo-bench, which
 // is harmless), which import Synchronization themselves, see it too. There both types are
 // visible, and `Mutex(x)` / `Mutex<T>(x)` picks this one only because its `Value` must be
 // Copyable: its `init` is then more specialized than `Synchronization.Mutex.init` (whose

@@ -1,0 +1,174 @@
+import XCTest
+import Salvo
+import SalvoTestSupport
+
+/// HTTP semantics through the engine, against httpbin and nginx.
+final class DataRequestHTTPTests: XCTestCase {
+    func testEveryVerbReachesTheServerWithItsBody() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.httpbin, "/anything")
+        for method in [HTTPMethod.get, .post, .put, .patch, .delete] {
+            let parameters: Parameters? = method == .get ? nil : ["verb": method.rawValue]
+            let response = awaitData(session.request(url, method: method, parameters: parameters, encoding: JSONEncoding.default).validate())
+            XCTAssertNil(response.error, "\(method.rawValue): \(String(describing: response.error))")
+            let echo = json(response.data)
+            XCTAssertEqual(echo["method"] as? String, method.rawValue)
+            if method != .get {
+                XCTAssertEqual((echo["json"] as? [String: Any])?["verb"] as? String, method.rawValue)
+                XCTAssertEqual((echo["headers"] as? [String: Any])?["Content-Type"] as? String, "application/json")
+            }
+        }
+    }
+
+    func testOptionsReturnsTheAllowedMethods() throws {
+        let session = testSession()
+        let done = expectation(description: "response")
+        session.request(try TestServers.shared.url(.httpbin, "/get"), method: .options).response(queue: .global()) { response in
+            XCTAssertEqual(response.response?.statusCode, 200)
+            XCTAssertEqual(response.response?.value(forHTTPHeaderField: "Allow")?.contains("GET"), true)
+            XCTAssertNil(response.data)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    func testHeadAndNoContentGiveEmptySuccess() throws {
+        let session = testSession()
+        let head = awaitData(session.request(try TestServers.shared.url(.nginx, "/small"), method: .head))
+        XCTAssertEqual(head.response?.statusCode, 200)
+        XCTAssertEqual(head.value, Data())
+        let noContent = awaitData(session.request(try TestServers.shared.url(.httpbin, "/status/204")))
+        XCTAssertEqual(noContent.response?.statusCode, 204)
+        XCTAssertEqual(noContent.value, Data())
+    }
+
+    func testEmptyBodyWithOtherStatusIsASerializationError() throws {
+        let session = testSession()
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/status/200")))
+        guard case .responseSerializationFailed(reason: .inputDataNilOrZeroLength)? = response.error else {
+            return XCTFail("expected inputDataNilOrZeroLength, got \(String(describing: response.error))")
+        }
+    }
+
+    func testValidationFailureCarriesTheStatusCode() throws {
+        let session = testSession()
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/status/418")).validate())
+        XCTAssertEqual(response.error?.responseCode, 418)
+        XCTAssertTrue(response.error?.isResponseValidationError == true)
+        let allowed = awaitData(session.request(try TestServers.shared.url(.httpbin, "/status/418")).validate(statusCode: [418]))
+        XCTAssertFalse(allowed.error?.isResponseValidationError == true)
+    }
+
+    func testContentTypeValidationUsesTheAcceptHeader() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.httpbin, "/json")
+        let refused = awaitData(session.request(url, headers: [.accept("text/html")]).validate())
+        guard case let .responseValidationFailed(reason: .unacceptableContentType(acceptable, actual))? = refused.error else {
+            return XCTFail("expected unacceptableContentType, got \(String(describing: refused.error))")
+        }
+        XCTAssertEqual(acceptable, ["text/html"])
+        XCTAssertEqual(actual, "application/json")
+        let accepted = awaitData(session.request(url, headers: [.accept("application/*")]).validate())
+        XCTAssertNil(accepted.error)
+    }
+
+    func testBasicAndDigestAuthentication() throws {
+        let session = testSession()
+        let basic = awaitData(session.request(try TestServers.shared.url(.httpbin, "/basic-auth/user/passwd"))
+            .authenticate(username: "user", password: "passwd").validate())
+        XCTAssertNil(basic.error)
+        XCTAssertEqual(json(basic.data)["authenticated"] as? Bool, true)
+        let wrong = awaitData(session.request(try TestServers.shared.url(.httpbin, "/basic-auth/user/passwd"))
+            .authenticate(username: "user", password: "nope").validate())
+        XCTAssertEqual(wrong.error?.responseCode, 401)
+        let digest = awaitData(session.request(try TestServers.shared.url(.httpbin, "/digest-auth/auth/user/passwd"))
+            .authenticate(username: "user", password: "passwd").validate())
+        XCTAssertNil(digest.error, String(describing: digest.error))
+    }
+
+    func testCookiesPersistWithinTheSession() throws {
+        let session = testSession()
+        _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        let cookies = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")))
+        XCTAssertEqual((json(cookies.data)["cookies"] as? [String: Any])?["flavour"] as? String, "oat")
+    }
+
+    func testMetricsAndLazyResponse() throws {
+        let session = testSession()
+        let response = awaitData(session.request(try TestServers.shared.url(.nginx, "/json")))
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertEqual(response.response?.value(forHTTPHeaderField: "Content-Type"), "application/json")
+        XCTAssertEqual(response.request?.httpMethod, "GET")
+        let metrics = try XCTUnwrap(response.metrics)
+        XCTAssertEqual(metrics.httpVersion, "1.1")
+        XCTAssertEqual(metrics.bytesReceived, Int64(response.data?.count ?? -1))
+        XCTAssertGreaterThan(metrics.total, 0)
+    }
+
+    func testH2CMultiplexesManyRequests() throws {
+        let session = testSession({ $0.httpMaximumConnectionsPerHost = 1 }, transport: TransportConfiguration(httpVersion: .http2PriorKnowledge))
+        let url = try TestServers.shared.url(.nginxH2C, "/small")
+        // More at once than one connection's streams: the rest wait in Salvo's queue.
+        let count = 1000
+        let group = DispatchGroup()
+        let collected = Collector<String>()
+        for _ in 0..<count {
+            group.enter()
+            session.request(url).validate().responseData(queue: .global()) { response in
+                collected.append(response.error == nil ? (response.metrics?.httpVersion ?? "none") : "error: \(response.error!)")
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(collected.values.count, count)
+        XCTAssertEqual(Set(collected.values), ["2"], "\(Set(collected.values))")
+    }
+
+    func testThousandsOfConcurrentRequestsAllComplete() throws {
+        let session = testSession({ $0.httpMaximumConnectionsPerHost = 64 })
+        let url = try TestServers.shared.url(.nginx, "/small")
+        let count = 3000
+        let group = DispatchGroup()
+        let errors = Collector<String>()
+        for _ in 0..<count {
+            group.enter()
+            session.request(url).validate().responseData(queue: .global()) { response in
+                errors.append(response.error.map { "\($0)" } ?? "")
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(errors.values.count, count)
+        XCTAssertEqual(errors.values.filter { !$0.isEmpty }, [])
+    }
+
+    /// As in Alamofire, a request suspended before it starts is `.suspended` and starts on
+    /// its resume.
+    func testARequestSuspendedBeforeItStartsStartsOnResume() throws {
+        let session = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test.responses"))
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get")).suspend()
+        XCTAssertTrue(request.isSuspended)
+        let done = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        XCTAssertTrue(request.isSuspended, "adding a handler started a request its session does not start")
+        request.resume()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(box.value?.response?.statusCode, 200)
+        XCTAssertTrue(request.isFinished)
+    }
+
+    /// As adding a response serializer does in Alamofire, adding a handler resumes a
+    /// suspended request when the session starts requests immediately.
+    func testAHandlerResumesASuspendedRequestOfAnImmediateSession() throws {
+        let session = testSession()
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get")).suspend()
+        XCTAssertTrue(request.isSuspended)
+        let response = awaitData(request)
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertTrue(request.isFinished)
+    }
+}
