@@ -33,9 +33,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The header collector libcurl calls for every response header line, in C (see
+        // Sources/CSalvoHeaders/include/salvo_header_block.h).
+        .target(
+            name: "CSalvoHeaders",
+            path: "Sources/CSalvoHeaders"
+        ),
         .target(
             name: "Salvo",
-            dependencies: ["CCurl", "CZlib", "CCrypto"],
+            dependencies: ["CCurl", "CSalvoHeaders", "CZlib", "CCrypto"],
             path: "Sources/Salvo",
             swiftSettings: tsanLocks
         ),

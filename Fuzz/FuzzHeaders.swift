@@ -10,6 +10,7 @@
 //   the whole block at its end.)
 
 internal import CCurl
+internal import CSalvoHeaders
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

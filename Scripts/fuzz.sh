@@ -69,32 +69,52 @@ c_modules=()
 for dir in Sources/C*/; do
     [[ -f "$dir/module.modulemap" ]] && c_modules+=("$(basename "$dir")")
 done
+# C targets with code of their own (Sources/C*/include/module.modulemap and *.c files, such as
+# CSalvoHeaders): their headers are found through include/, their .c files compiled by clang.
+c_targets=()
+for dir in Sources/C*/; do
+    [[ -f "$dir/include/module.modulemap" ]] && c_targets+=("$(basename "$dir")")
+done
 flags=(-O -gline-tables-only -sanitize="$FUZZ_SANITIZE" -parse-as-library -swift-version 6
        -module-name Salvo -module-cache-path "$OUT/module-cache" -lcurl -lz)
 for module in "${c_modules[@]}"; do flags+=(-I "$SRC/$module"); done
+for target in "${c_targets[@]}"; do flags+=(-I "$SRC/$target/include"); done
 # One binary per sanitizer set: salvo-fuzz-fuzzer-address, salvo-fuzz-fuzzer, ...
 BIN="$OUT/salvo-fuzz-${FUZZ_SANITIZE//,/-}"
 stamp="$BIN.flags"
-# The C header functions (Sources/CCurl/header_block.h) are compiled by the Clang importer,
-# which instruments them for ASan only when told so itself.
+# The C modules' inline functions are compiled by the Clang importer, which instruments them
+# for ASan only when told so itself.
 [[ ",$FUZZ_SANITIZE," == *",address,"* ]] && flags+=(-Xcc -fsanitize=address)
+# The C targets' .c files get the same sanitizers, with libFuzzer's coverage but not its main.
+c_flags=(-O1 -gline-tables-only -fsanitize="${FUZZ_SANITIZE//fuzzer/fuzzer-no-link}")
 
 needs_build=1
 if [[ "${FUZZ_REBUILD:-0}" != 1 && -x "$BIN" && -f "$stamp" && -f "$SRC.stamp" && "$(cat "$stamp")" == "${flags[*]}" ]]; then
-    newer="$(find Sources/Salvo "${c_modules[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.modulemap' \) | head -n 1)"
+    newer="$(find Sources/Salvo "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \) | head -n 1)"
     [[ -z "$newer" ]] && needs_build=0
 fi
 if ((needs_build)); then
     rm -rf "$SRC" "$SRC.stamp" "$BIN"
     mkdir -p "$SRC"
     touch "$SRC.stamp"   # taken before the copy: a later edit makes the next run rebuild
-    cp -R Sources/Salvo "${c_modules[@]/#/Sources/}" "$SRC/"
+    cp -R Sources/Salvo "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" "$SRC/"
     cp -R Fuzz "$SRC/Fuzz"
     mapfile -t sources < <(find "$SRC/Salvo" -name '*.swift' | LC_ALL=C sort)
     mapfile -t harness < <(find "$SRC/Fuzz" -maxdepth 1 -name '*.swift' | LC_ALL=C sort)
+    objects=()
+    for target in "${c_targets[@]}"; do
+        for file in "$SRC/$target"/*.c; do
+            object="$SRC/$target/$(basename "$file" .c).o"
+            if ! clang "${c_flags[@]}" -I "$SRC/$target/include" -c "$file" -o "$object" >>"$BIN.c-build.log" 2>&1; then
+                echo "fuzz.sh: compiling $file failed, see $BIN.c-build.log" >&2
+                exit 1
+            fi
+            objects+=("$object")
+        done
+    done
     echo "fuzz.sh: building $BIN (${#sources[@]} Salvo sources + ${#harness[@]} harness files)"
     start=$SECONDS
-    if ! nice -n "$FUZZ_NICE" swiftc "${flags[@]}" "${sources[@]}" "${harness[@]}" -o "$BIN.tmp" >"$BIN.build.log" 2>&1; then
+    if ! nice -n "$FUZZ_NICE" swiftc "${flags[@]}" "${sources[@]}" "${harness[@]}" "${objects[@]}" -o "$BIN.tmp" >"$BIN.build.log" 2>&1; then
         grep -E "error:" "$BIN.build.log" | head -n 20 >&2 || true
         echo "fuzz.sh: build failed, see $BIN.build.log" >&2
         exit 1

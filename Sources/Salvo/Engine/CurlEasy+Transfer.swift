@@ -1,5 +1,6 @@
 import Foundation
 internal import CCurl
+internal import CSalvoHeaders
 
 // The C callbacks receive the `Transfer` as an unretained context pointer: the loop holds
 // a retained reference in `CURLOPT_PRIVATE` for as long as the handle is attached.
@@ -9,7 +10,7 @@ private let writeCallback: salvo_data_callback = { buffer, size, count, context 
     return transfer.receiveBody(UnsafeRawPointer(buffer!), size * count)
 }
 
-// Header lines are collected in C (header_block.h); Swift hears of status lines and of the
+// Header lines are collected in C (Sources/CSalvoHeaders); Swift hears of status lines and of the
 // end of each header block.
 private let headerEvent: salvo_header_event = { context, event, length in
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()

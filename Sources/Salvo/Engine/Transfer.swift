@@ -1,5 +1,6 @@
 import Foundation
 internal import CCurl
+internal import CSalvoHeaders
 
 /// The status line and headers of a response, kept as raw bytes until someone asks for
 /// them: building Foundation's header dictionary costs more than the transfer itself.
