@@ -39,9 +39,17 @@ let package = Package(
             name: "CSalvoHeaders",
             path: "Sources/CSalvoHeaders"
         ),
+        // The libcurl engine: the event loop, easy handles, transfers. The only user of CCurl
+        // and CSalvoHeaders; Salvo reaches it through its `package` declarations.
+        .target(
+            name: "SalvoEngine",
+            dependencies: ["CCurl", "CSalvoHeaders"],
+            path: "Sources/SalvoEngine",
+            swiftSettings: tsanLocks
+        ),
         .target(
             name: "Salvo",
-            dependencies: ["CCurl", "CSalvoHeaders", "CZlib", "CCrypto"],
+            dependencies: ["SalvoEngine", "CZlib", "CCrypto"],
             path: "Sources/Salvo",
             swiftSettings: tsanLocks
         ),
@@ -70,14 +78,14 @@ let package = Package(
         // runs them in seconds.
         .testTarget(
             name: "SalvoUnitTests",
-            dependencies: ["Salvo", "SalvoTestSupport"],
+            dependencies: ["Salvo", "SalvoEngine", "SalvoTestSupport"],
             path: "Tests/SalvoUnitTests"
         ),
         // Tests against the loopback servers (httpbin, nginx, the fault server) and the
         // `salvo` tool, which they start themselves.
         .testTarget(
             name: "SalvoIntegrationTests",
-            dependencies: ["Salvo", "SalvoTestSupport"],
+            dependencies: ["Salvo", "SalvoEngine", "SalvoTestSupport"],
             path: "Tests/SalvoIntegrationTests"
         ),
     ],

@@ -5,8 +5,8 @@
 #
 # TARGET is any of: headers query form resume names (all five when none is named).
 #
-# 1. Builds .build/fuzz/salvo-fuzz with swiftc: every Sources/Salvo/**/*.swift file and
-#    Fuzz/*.swift compiled as ONE module (so the harnesses see Salvo's internal types),
+# 1. Builds .build/fuzz/salvo-fuzz with swiftc: every Sources/Salvo/**/*.swift and
+#    Sources/SalvoEngine/*.swift file and Fuzz/*.swift compiled as ONE module (so the harnesses see Salvo's internal types),
 #    -O, -sanitize=fuzzer,address, Swift 6 mode. No SwiftPM, no shared scratch path. The
 #    build is skipped when the binary is newer than every source and the flags are unchanged.
 # 2. Runs each target with -runs=$FUZZ_RUNS on its corpus, .build/fuzz/corpus/<target>
@@ -76,7 +76,7 @@ for dir in Sources/C*/; do
     [[ -f "$dir/include/module.modulemap" ]] && c_targets+=("$(basename "$dir")")
 done
 flags=(-O -gline-tables-only -sanitize="$FUZZ_SANITIZE" -parse-as-library -swift-version 6
-       -module-name Salvo -module-cache-path "$OUT/module-cache" -lcurl -lz)
+       -module-name Salvo -package-name Salvo -module-cache-path "$OUT/module-cache" -lcurl -lz)
 for module in "${c_modules[@]}"; do flags+=(-I "$SRC/$module"); done
 for target in "${c_targets[@]}"; do flags+=(-I "$SRC/$target/include"); done
 # One binary per sanitizer set: salvo-fuzz-fuzzer-address, salvo-fuzz-fuzzer, ...
@@ -90,16 +90,16 @@ c_flags=(-O1 -gline-tables-only -fsanitize="${FUZZ_SANITIZE//fuzzer/fuzzer-no-li
 
 needs_build=1
 if [[ "${FUZZ_REBUILD:-0}" != 1 && -x "$BIN" && -f "$stamp" && -f "$SRC.stamp" && "$(cat "$stamp")" == "${flags[*]}" ]]; then
-    newer="$(find Sources/Salvo "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \) | head -n 1)"
+    newer="$(find Sources/Salvo Sources/SalvoEngine "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \) | head -n 1)"
     [[ -z "$newer" ]] && needs_build=0
 fi
 if ((needs_build)); then
     rm -rf "$SRC" "$SRC.stamp" "$BIN"
     mkdir -p "$SRC"
     touch "$SRC.stamp"   # taken before the copy: a later edit makes the next run rebuild
-    cp -R Sources/Salvo "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" "$SRC/"
+    cp -R Sources/Salvo Sources/SalvoEngine "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" "$SRC/"
     cp -R Fuzz "$SRC/Fuzz"
-    mapfile -t sources < <(find "$SRC/Salvo" -name '*.swift' | LC_ALL=C sort)
+    mapfile -t sources < <(find "$SRC/Salvo" "$SRC/SalvoEngine" -name '*.swift' | LC_ALL=C sort)
     mapfile -t harness < <(find "$SRC/Fuzz" -maxdepth 1 -name '*.swift' | LC_ALL=C sort)
     objects=()
     for target in "${c_targets[@]}"; do

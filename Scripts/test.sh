@@ -61,6 +61,13 @@ check_warnings() {
 run_logged "$LOGS/lint.log" swift format lint --strict --debug-disable-pretty-print \
     --configuration .swift-format --recursive Sources Tests Benchmarks Fuzz Package.swift
 
+# The engine is the only user of libcurl: SwiftPM would let Salvo import CCurl through
+# SalvoEngine's dependencies, so the layering rule is checked here.
+if grep -rlE '^\s*(@_exported |internal |public |package )?import (CCurl|CSalvoHeaders)\b' Sources/Salvo Sources/salvo; then
+    printf '\ntest.sh: the files above import libcurl; only Sources/SalvoEngine may\n' >&2
+    exit 1
+fi
+
 run_logged "$LOGS/build.log" swift build --build-tests
 check_warnings "$LOGS/build.log" "swift build"
 

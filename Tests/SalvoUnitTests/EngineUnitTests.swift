@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoEngine
 
 /// The engine's pure parts, without sockets.
 final class EngineUnitTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoEngine
 
 /// The loop's record of its own failed libcurl calls: the first failure of each call is
 /// described with libcurl's text, later ones only counted.

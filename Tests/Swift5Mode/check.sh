@@ -16,11 +16,12 @@ if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
     exit 2
 fi
 
-# Salvo imports CCurl, CZlib and CCrypto internally; the client needs their module maps to load
-# Salvo's module.
+# Salvo and SalvoEngine import CCurl, CSalvoHeaders, CZlib and CCrypto internally; the client
+# needs their module maps to load Salvo's module.
 exec "$swiftc" -typecheck -swift-version 5 \
     -I "$build_dir/Modules" \
     -I "$root/Sources/CCurl" \
+    -I "$root/Sources/CSalvoHeaders/include" \
     -I "$root/Sources/CZlib" \
     -I "$root/Sources/CCrypto" \
     "$here/SeedRouter.swift"

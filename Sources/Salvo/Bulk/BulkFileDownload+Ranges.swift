@@ -173,7 +173,7 @@ extension BulkFileDownload {
                     return false
                 }
                 request.writeBody { [self] wake in
-                    BulkBodySink(budget: budget, wake: wake, onHead: judge) { [self] bytes in
+                    PacedBodySink(pay: budget?.pay, wake: wake, onHead: judge) { [self] bytes in
                         guard !control.hasFailed else { return true }
                         if let failure = write(bytes, toRange: index) {
                             control.fail(failure)

@@ -15,7 +15,7 @@ import Darwin
 /// loop over the entry's URIs, the `.part` file and its sidecar.
 ///
 /// Each attempt's response head is judged and its body written on the engine's loop thread
-/// (`BulkBodySink`); its completion is handled on the session's serial root queue, where the
+/// (`PacedBodySink`); its completion is handled on the session's serial root queue, where the
 /// session delivers it, so it costs no further hop; progress events, sidecar updates and
 /// flushes go to `queue`, a serial queue of this file's own: nothing that waits for the disk
 /// runs on the loop. The attempt loop runs in the file's
@@ -274,7 +274,7 @@ final class BulkFileDownload: Sendable {
                 let request = session.streamRequest(uri, headers: headers)
                 request.validate(statusCode: 200..<300)
                 // The head's verdict, reached on the loop thread as the head ends
-                // (`BulkBodySink`): `true` takes the body.
+                // (`PacedBodySink`): `true` takes the body.
                 let probing = probe && !resumes
                 let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
                     if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
@@ -298,7 +298,7 @@ final class BulkFileDownload: Sendable {
                     return true
                 }
                 request.writeBody { [self] wake in
-                    BulkBodySink(budget: budget, wake: wake, onHead: judge) { [self] bytes in
+                    PacedBodySink(pay: budget?.pay, wake: wake, onHead: judge) { [self] bytes in
                         // A probe's byte is not kept: the ranges fetch it again.
                         guard !control.hasFailed, control.probe == nil else { return true }
                         do {

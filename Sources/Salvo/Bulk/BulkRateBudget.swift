@@ -36,6 +36,10 @@ final class BulkRateBudget: Sendable {
     ///
     /// - Returns: `nil` when the bytes are taken; otherwise the seconds to wait before asking
     ///   again (the bytes are not taken).
+    /// `take` for a body sink (`PacedBodySink`): the seconds to wait before `count` bytes may
+    /// go, or `nil` to let them go now.
+    var pay: @Sendable (Int) -> Double? { { self.take($0) } }
+
     func take(_ count: Int, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double? {
         let rate = Double(bytesPerSecond)
         return state.withLock { state -> Double? in

@@ -430,7 +430,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 }
 
 extension Request: TransferOwner {
-    func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
+    package func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
         attemptHooks?.transferEnded(transfer, outcome: outcome)
         if let session = delegate {
             AttemptPipeline(session: session).didComplete(self, transfer: transfer, outcome: outcome)

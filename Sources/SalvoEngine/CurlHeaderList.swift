@@ -2,10 +2,10 @@ internal import CCurl
 
 /// A `curl_slist` of request header lines, built off the loop thread and freed when the
 /// transfer that owns it goes away.
-final class CurlHeaderList {
+package final class CurlHeaderList {
     private(set) var list: UnsafeMutablePointer<curl_slist>?
 
-    init() {}
+    package init() {}
 
     deinit {
         curl_slist_free_all(list)
@@ -13,7 +13,7 @@ final class CurlHeaderList {
 
     /// Appends a raw line such as `Name: value`, or `Name:` to suppress a header libcurl
     /// would add by itself.
-    func append(_ line: String) {
+    package func append(_ line: String) {
         list = line.withCString { curl_slist_append(list, $0) }
     }
 }

@@ -6,20 +6,20 @@ import Foundation
 /// libcurl calls back many times a second; `ProgressThrottle` passes on an update only when
 /// 50 ms have gone by or the fraction done has grown by 1%, and never the final "all done"
 /// one, which the request layer sends once, exactly 1.0, when the request succeeds.
-final class TransferProgress {
+package final class TransferProgress {
     /// Sends upload updates on; `nil` when no one listens.
-    let upload: ProgressThrottle?
+    package let upload: ProgressThrottle?
     /// Sends download updates on; `nil` when no one listens.
-    let download: ProgressThrottle?
+    package let download: ProgressThrottle?
 
-    init(upload: ProgressThrottle?, download: ProgressThrottle?) {
+    package init(upload: ProgressThrottle?, download: ProgressThrottle?) {
         self.upload = upload
         self.download = download
     }
 }
 
 /// Decides which of libcurl's progress calls become updates (loop thread only).
-final class ProgressThrottle {
+package final class ProgressThrottle {
     /// Receives `(completed, total)` bytes on the loop thread; it must only hand the values
     /// to a queue (it is the request layer's, never user code).
     private let report: @Sendable (Int64, Int64) -> Void
@@ -27,15 +27,15 @@ final class ProgressThrottle {
     private var lastCompleted: Int64 = -1
     private var lastFraction = 0.0
 
-    static let interval: UInt64 = 50_000_000
-    static let step = 0.01
+    package static let interval: UInt64 = 50_000_000
+    package static let step = 0.01
 
-    init(report: @escaping @Sendable (Int64, Int64) -> Void) {
+    package init(report: @escaping @Sendable (Int64, Int64) -> Void) {
         self.report = report
     }
 
     @inline(__always)
-    func update(completed: Int64, total: Int64) {
+    package func update(completed: Int64, total: Int64) {
         guard completed != lastCompleted, completed > 0 else { return }
         // The last update belongs to the request layer, sent once the request succeeded.
         if total > 0 && completed >= total { return }

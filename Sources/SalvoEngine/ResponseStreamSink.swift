@@ -5,13 +5,13 @@ internal import CCurl
 /// Feeds a streaming response to its consumer chunk by chunk, and pauses the transfer
 /// (`CURL_WRITEFUNC_PAUSE`) while the consumer holds more than `window.highWater` bytes it
 /// has not finished with, so memory stays bounded however slow the consumer is.
-final class ResponseStreamSink: ResponseSink {
-    let window: StreamWindow
+package final class ResponseStreamSink: ResponseSink {
+    package let window: StreamWindow
     /// Hands a chunk to the request layer, which queues it; never user code.
     private let deliver: (Data) -> Void
     private var discarding = false
 
-    init(window: StreamWindow, deliver: @escaping (Data) -> Void) {
+    package init(window: StreamWindow, deliver: @escaping (Data) -> Void) {
         self.window = window
         self.deliver = deliver
     }
@@ -22,9 +22,9 @@ final class ResponseStreamSink: ResponseSink {
     private var redirectBody: Data?
     /// Redirect bodies are a few hundred bytes of HTML; past this, the rest is dropped rather
     /// than held in memory by a server that sends a large one.
-    static let heldRedirectLimit = 1 << 20
+    package static let heldRedirectLimit = 1 << 20
 
-    override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    package override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         if redirectBody != nil {
             let room = Self.heldRedirectLimit - redirectBody!.count
             if room > 0 { redirectBody!.append(bytes.assumingMemoryBound(to: UInt8.self), count: min(room, count)) }
@@ -37,7 +37,7 @@ final class ResponseStreamSink: ResponseSink {
         return count
     }
 
-    override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
+    package override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         // An intermediate (1xx) response's body is not the stream's.
         discarding = status < 200
         redirectBody = isRedirect ? Data() : nil
@@ -45,9 +45,9 @@ final class ResponseStreamSink: ResponseSink {
 
     /// The body of the redirect the transfer ended with; read on the delivery queue once the
     /// transfer's outcome is delivered (the hand-off orders it after the loop's writes).
-    override var holdsTransfer: Bool { window.isPaused }
+    package override var holdsTransfer: Bool { window.isPaused }
 
-    func takeRedirectBody() -> Data? {
+    package func takeRedirectBody() -> Data? {
         defer { redirectBody = nil }
         return redirectBody
     }
@@ -55,21 +55,21 @@ final class ResponseStreamSink: ResponseSink {
 
 /// How many streamed bytes the consumer has not finished with, shared by the loop thread
 /// (which admits chunks) and the consumer's queues (which release them).
-final class StreamWindow: Sendable {
+package final class StreamWindow: Sendable {
     /// Above this many outstanding bytes, the transfer pauses.
-    let highWater: Int
+    package let highWater: Int
     /// At or below this many, a paused transfer continues.
-    let lowWater: Int
+    package let lowWater: Int
     private let state = Mutex<(outstanding: Int, paused: Bool)>((0, false))
 
-    init(highWater: Int) {
+    package init(highWater: Int) {
         self.highWater = max(highWater, 1)
         lowWater = max(highWater, 1) / 2
     }
 
     /// Counts a chunk in, or refuses it and marks the window paused. A chunk always fits
     /// an empty window, whatever its size, so the stream cannot stall for good.
-    func admit(_ count: Int) -> Bool {
+    package func admit(_ count: Int) -> Bool {
         state.withLock { state in
             if state.outstanding > 0 && state.outstanding + count > highWater {
                 state.paused = true
@@ -82,12 +82,12 @@ final class StreamWindow: Sendable {
 
     /// Counts in a chunk that is not the loop's to refuse (one handed over after the
     /// transfer ended).
-    func add(_ count: Int) {
+    package func add(_ count: Int) {
         state.withLock { $0.outstanding += count }
     }
 
     /// Counts a chunk out. Returns `true` when a paused transfer should now continue.
-    func release(_ count: Int) -> Bool {
+    package func release(_ count: Int) -> Bool {
         state.withLock { state in
             state.outstanding -= count
             guard state.paused, state.outstanding <= lowWater else { return false }
@@ -97,8 +97,8 @@ final class StreamWindow: Sendable {
     }
 
     /// Whether the window refused a chunk and has not yet drained to `lowWater`.
-    var isPaused: Bool { state.withLock { $0.paused } }
+    package var isPaused: Bool { state.withLock { $0.paused } }
 
     /// The bytes handed out and not yet released.
-    var outstanding: Int { state.withLock { $0.outstanding } }
+    package var outstanding: Int { state.withLock { $0.outstanding } }
 }

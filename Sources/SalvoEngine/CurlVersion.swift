@@ -4,29 +4,29 @@ internal import CCurl
 ///
 /// The library may differ from the headers Salvo was built against, so features are
 /// taken from `curl_version_info` rather than from compile-time macros.
-struct CurlVersion: Sendable {
+package struct CurlVersion: Sendable {
     /// The version as text, e.g. `7.88.1`.
-    let version: String
+    package let version: String
     /// The version as `0xMMmmpp`.
-    let number: UInt32
+    package let number: UInt32
     /// Whether libcurl can decode brotli (`br`).
-    let brotli: Bool
+    package let brotli: Bool
     /// Whether libcurl can decode zstd.
-    let zstd: Bool
+    package let zstd: Bool
     /// Whether libcurl can decode gzip and deflate.
-    let libz: Bool
+    package let libz: Bool
     /// Whether libcurl speaks HTTP/2.
-    let http2: Bool
+    package let http2: Bool
     /// The TLS library's name and version.
-    let ssl: String?
+    package let ssl: String?
 
     /// Versions before 8.0 fail a request that reuses an h2c prior-knowledge connection
     /// ("Error in the HTTP2 framing layer"), so only the request that opens one may ask
     /// for prior knowledge.
-    var reusesPriorKnowledgeConnections: Bool { number >= 0x08_00_00 }
+    package var reusesPriorKnowledgeConnections: Bool { number >= 0x08_00_00 }
 
     /// The libcurl in this process.
-    static let current: CurlVersion = {
+    package static let current: CurlVersion = {
         CurlGlobal.ensureInitialized()
         guard let info = curl_version_info(SALVO_CURLVERSION_NOW)?.pointee else {
             return CurlVersion(version: "unknown", number: 0, brotli: false, zstd: false, libz: false, http2: false, ssl: nil)

@@ -4,22 +4,34 @@ internal import CSalvoHeaders
 
 /// The status line and headers of a response, kept as raw bytes until someone asks for
 /// them: building Foundation's header dictionary costs more than the transfer itself.
-struct ResponseHead: Sendable {
+package struct ResponseHead: Sendable {
     /// The HTTP status code.
-    var statusCode: Int
+    package var statusCode: Int
     /// `"1.1"`, `"2"`, ... as read from libcurl.
-    var httpVersion: String
+    package var httpVersion: String
     /// The final URL of the transfer.
-    var url: String
+    package var url: String
     /// libcurl's parse of `Content-Type`, or `nil`.
-    var contentType: String?
+    package var contentType: String?
     /// The absolute target of a `Location` header on a redirect status, or `nil`.
-    var redirectURL: String?
+    package var redirectURL: String?
     /// The header lines of the last response as received (status line included).
-    var rawHeaders: [UInt8]
+    package var rawHeaders: [UInt8]
+
+    /// A head from its parts, as the engine reads them from libcurl (and as tests and the
+    /// fuzzer make them).
+    package init(statusCode: Int, httpVersion: String, url: String, contentType: String?, redirectURL: String?,
+                 rawHeaders: [UInt8]) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.url = url
+        self.contentType = contentType
+        self.redirectURL = redirectURL
+        self.rawHeaders = rawHeaders
+    }
 
     /// The statuses whose `Location` the request layer follows, as URLSession does.
-    static func isFollowedRedirect(status: Int) -> Bool {
+    package static func isFollowedRedirect(status: Int) -> Bool {
         switch status {
         case 301, 302, 303, 307, 308: return true
         default: return false
@@ -28,16 +40,16 @@ struct ResponseHead: Sendable {
 }
 
 /// What a finished transfer hands back to the request layer.
-struct TransferOutcome: Sendable {
-    var head: ResponseHead?
-    var body: Data
-    var error: CurlError?
-    var metrics: TransferMetrics
+package struct TransferOutcome: Sendable {
+    package var head: ResponseHead?
+    package var body: Data
+    package var error: CurlError?
+    package var metrics: TransferMetrics
 }
 
 /// Whoever waits for a transfer's outcome: the request layer, named only through this
 /// protocol so the engine knows nothing of requests.
-protocol TransferOwner: AnyObject, Sendable {
+package protocol TransferOwner: AnyObject, Sendable {
     /// Runs on the transfer's `deliveryQueue`, once.
     func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome)
 }
@@ -54,91 +66,91 @@ protocol TransferOwner: AnyObject, Sendable {
 /// time (the builder, then the loop, then the delivery queue) and never through overlapping
 /// accesses, and the runtime's exclusivity check cost ~80 instructions per access, about
 /// 1,000 per request in the header callback alone.
-final class Transfer: @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
-    enum Phase { case created, waiting, active, done }
+package final class Transfer: @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
+    package enum Phase { case created, waiting, active, done }
 
-    let url: String
+    package let url: String
     /// `scheme://authority`, a slice of `url` (no copy).
-    let hostKey: Substring
-    let method: String
-    let headers: CurlHeaderList
-    let body: Data?
+    package let hostKey: Substring
+    package let method: String
+    package let headers: CurlHeaderList
+    package let body: Data?
     /// URLSession's `timeoutInterval`: the longest stretch with no bytes moving.
-    let idleTimeout: TimeInterval
+    package let idleTimeout: TimeInterval
     /// `idleTimeout` in nanoseconds, as the loop enforces it; 0 for none.
-    let idleTimeoutNanoseconds: UInt64
+    package let idleTimeoutNanoseconds: UInt64
     /// Whether the URL is `https`.
-    let isHTTPS: Bool
+    package let isHTTPS: Bool
     /// The session's curl verbose logger, or `nil` (the usual case).
-    let verboseLogger: (@Sendable (String) -> Void)?
+    package let verboseLogger: (@Sendable (String) -> Void)?
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
-    let priorKnowledge: Bool
-    let deliveryQueue: DispatchQueue
+    package let priorKnowledge: Bool
+    package let deliveryQueue: DispatchQueue
     /// Held strongly until the outcome is delivered, then dropped, which breaks the
     /// request-transfer cycle.
     @exclusivity(unchecked) private var owner: (any TransferOwner)?
     /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
     /// someone listens, so the common path pays nothing.
-    @exclusivity(unchecked) var headHandler: (@Sendable (ResponseHead) -> Void)?
+    @exclusivity(unchecked) package var headHandler: (@Sendable (ResponseHead) -> Void)?
     /// Whether the transfer pauses once `headHandler` is told, until the request layer
     /// releases it (`EventLoop.Command.release`): `onHTTPResponse` handlers see the response
     /// before any body byte arrives.
-    @exclusivity(unchecked) var holdsForResponse = false
+    @exclusivity(unchecked) package var holdsForResponse = false
     /// `headHandler` was told of a final response (loop thread; read on `deliveryQueue` once
     /// the outcome is delivered). When it was not, the request layer announces the final head
     /// itself: a redirect it does not follow, or a 401/407 that had no body.
-    @exclusivity(unchecked) var headAnnounced = false
+    @exclusivity(unchecked) package var headAnnounced = false
     /// Set as the loop ends the transfer itself (a cancel): whatever libcurl still hands over
     /// is dropped (see `EventLoop.finish`).
-    @exclusivity(unchecked) var discardsInput = false
+    @exclusivity(unchecked) package var discardsInput = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
-    @exclusivity(unchecked) var challengePending = false
+    @exclusivity(unchecked) package var challengePending = false
     /// HTTP authentication, offered when the server challenges.
-    @exclusivity(unchecked) var credential: (user: String, password: String)?
+    @exclusivity(unchecked) package var credential: (user: String, password: String)?
     /// Whether the session's cookie jar (if it has one) takes part in this transfer.
-    @exclusivity(unchecked) var usesCookies = true
+    @exclusivity(unchecked) package var usesCookies = true
     /// The caller's own `Cookie` header when the jar takes part: libcurl puts it on the jar's
     /// `Cookie` line (`CURLOPT_COOKIE`), so the request carries one line, as RFC 6265 asks,
     /// instead of the caller's and the jar's.
-    @exclusivity(unchecked) var cookieHeader: String?
+    @exclusivity(unchecked) package var cookieHeader: String?
     /// For a redirect hop, what is left of the session's resource timeout; `nil` for all of it.
-    @exclusivity(unchecked) var resourceTimeout: TimeInterval?
+    @exclusivity(unchecked) package var resourceTimeout: TimeInterval?
     /// A download's file or a stream's consumer: when set, the body goes there instead of
     /// `received`.
-    @exclusivity(unchecked) var sink: ResponseSink?
+    @exclusivity(unchecked) package var sink: ResponseSink?
     /// `sink` when it is a download's file.
-    var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
+    package var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
     /// An upload's body, read by libcurl in pieces; `nil` for `body` or no body.
-    @exclusivity(unchecked) var bodySource: BodySource?
+    @exclusivity(unchecked) package var bodySource: BodySource?
     /// Progress reporting, set only when someone listens.
-    @exclusivity(unchecked) var progress: TransferProgress?
+    @exclusivity(unchecked) package var progress: TransferProgress?
 
     // Loop-thread state.
-    @exclusivity(unchecked) var phase = Phase.created
-    @exclusivity(unchecked) var easy: CurlEasy?
+    @exclusivity(unchecked) package var phase = Phase.created
+    @exclusivity(unchecked) package var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
-    @exclusivity(unchecked) var activeSlot = 0
+    @exclusivity(unchecked) package var activeSlot = 0
     /// Why the client holds the transfer paused: set by the request layer before it hands
     /// the transfer over, then by the loop thread only.
-    @exclusivity(unchecked) var holds: Holds = []
+    @exclusivity(unchecked) package var holds: Holds = []
     /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
     /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
     /// transfer (see `EventLoop.watch`).
-    @exclusivity(unchecked) var watchedBytes: Int64 = -1
-    @exclusivity(unchecked) var quietSince: UInt64 = 0
-    @exclusivity(unchecked) var nudgeAfter: UInt64 = 0
-    @exclusivity(unchecked) var received = ByteBuffer()
+    @exclusivity(unchecked) package var watchedBytes: Int64 = -1
+    @exclusivity(unchecked) package var quietSince: UInt64 = 0
+    @exclusivity(unchecked) package var nudgeAfter: UInt64 = 0
+    @exclusivity(unchecked) package var received = ByteBuffer()
     /// The most bytes `received` may hold (`TransportConfiguration.maximumResponseBodySize`),
     /// or a stream's sink may take (`maximumStreamedBodySize`), set by the loop as the
     /// transfer begins.
-    @exclusivity(unchecked) var bodyLimit = Int.max
+    @exclusivity(unchecked) package var bodyLimit = Int.max
     /// Bytes a limited sink has taken.
-    @exclusivity(unchecked) var sinkBytes = 0
+    @exclusivity(unchecked) package var sinkBytes = 0
     /// The body passed `bodyLimit`, which ended the transfer.
-    @exclusivity(unchecked) var bodyLimitExceeded = false
-    @exclusivity(unchecked) var outcome: TransferOutcome?
+    @exclusivity(unchecked) package var bodyLimitExceeded = false
+    @exclusivity(unchecked) package var outcome: TransferOutcome?
 
-    init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
+    package init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
          idleTimeout: TimeInterval, verboseLogger: (@Sendable (String) -> Void)?, priorKnowledge: Bool,
          deliveryQueue: DispatchQueue, owner: any TransferOwner) {
         self.url = url
@@ -159,7 +171,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     }
 
     /// Runs on `deliveryQueue`, once.
-    func deliver() {
+    package func deliver() {
         guard let owner, let outcome = outcome.take() else { return }
         self.owner = nil
         owner.transferDidFinish(self, outcome: outcome)
@@ -168,7 +180,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     // MARK: libcurl callbacks (loop thread)
 
     @inline(__always)
-    func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    package func receiveBody(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         if discardsInput { return count }
         if challengePending, let easy {
             // Body bytes after a 401/407: it was the final response after all.
@@ -201,7 +213,7 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
 
     /// A status line (a new response begins) or the blank line ending a header block; the
     /// lines themselves are in `easy.headerBlock`.
-    func headerEvent(statusLine: Bool, _ length: Int) -> Int {
+    package func headerEvent(statusLine: Bool, _ length: Int) -> Int {
         if discardsInput { return length }
         if statusLine {
             challengePending = false
@@ -246,12 +258,12 @@ final class Transfer: @unchecked Sendable { // one thread at a time: handed on b
     /// Whether the response whose headers just ended is a redirect the request layer follows
     /// (`AttemptPipeline.followRedirect`): a redirect status with a `Location`. Read from the header
     /// lines, since libcurl 7.88 fills in `CURLINFO_REDIRECT_URL` only when the transfer ends.
-    static func isRedirect(status: Int, _ easy: CurlEasy) -> Bool {
+    package static func isRedirect(status: Int, _ easy: CurlEasy) -> Bool {
         ResponseHead.isFollowedRedirect(status: status) && salvo_header_block_has(easy.headerBlock, "location") != 0
     }
 
     /// `N` of a `Content-Range: bytes N-M/T` line, or `nil`.
-    static func contentRangeStart(_ easy: CurlEasy) -> Int64? {
+    package static func contentRangeStart(_ easy: CurlEasy) -> Int64? {
         var length = 0
         guard let value = salvo_header_block_value(easy.headerBlock, "content-range", &length) else { return nil }
         let text = String(decoding: UnsafeRawBufferPointer(start: value, count: length), as: UTF8.self)
@@ -282,13 +294,14 @@ extension Transfer {
     /// The client's reasons for holding a transfer paused: the loop unpauses a transfer only
     /// while it has none. A sink or body source that paused the transfer itself wakes it
     /// (`EventLoop.Command.drained`) when it can go on.
-    struct Holds: OptionSet, Sendable {
-        let rawValue: UInt8
+    package struct Holds: OptionSet, Sendable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The request was suspended.
-        static let suspended = Holds(rawValue: 1 << 0)
+        package static let suspended = Holds(rawValue: 1 << 0)
         /// `onHTTPResponse` handlers have the head and have not released the body
         /// (`holdsForResponse`).
-        static let response = Holds(rawValue: 1 << 1)
+        package static let response = Holds(rawValue: 1 << 1)
     }
 
     /// Whether the client holds the transfer paused: suspended, held for `onHTTPResponse`
@@ -296,5 +309,5 @@ extension Transfer {
     /// held transfer is not the server's silence for the idle timeout. An upload source with
     /// nothing to send pauses the transfer without holding it: a stalled body stream counts as
     /// silence, as it does with URLSession.
-    var isHeld: Bool { !holds.isEmpty || sink?.holdsTransfer == true }
+    package var isHeld: Bool { !holds.isEmpty || sink?.holdsTransfer == true }
 }

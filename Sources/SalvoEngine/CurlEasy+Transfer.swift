@@ -29,12 +29,12 @@ private let debugCallback: salvo_debug_callback = { _, type, data, size, context
 }
 
 extension CurlEasy {
-    static let logQueue = DispatchQueue(label: "org.salvo.curl-verbose")
+    package static let logQueue = DispatchQueue(label: "org.salvo.curl-verbose")
 
     /// Applies everything a transfer needs after a reset.
     /// - Returns: Whether the handle was reset and configured in full (`false`: the fast path).
     @discardableResult
-    func configure(for transfer: Transfer, options: EngineOptions, context: UnsafeMutableRawPointer, priorKnowledge: Bool,
+    package func configure(for transfer: Transfer, options: EngineOptions, context: UnsafeMutableRawPointer, priorKnowledge: Bool,
                    share: UnsafeMutableRawPointer?) -> Bool {
         errorBuffer[0] = 0
         headerBlock.pointee.count = 0
@@ -181,7 +181,7 @@ extension CurlEasy {
     }
 
     /// The most header-block storage a pooled handle keeps between transfers.
-    static let headerBlockKeptCapacity = 64 * 1024
+    package static let headerBlockKeptCapacity = 64 * 1024
 
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {
@@ -277,7 +277,7 @@ extension CurlEasy {
     }
 
     /// `"1.0"`, `"1.1"`, `"2"`, `"3"` for a `CURLINFO_HTTP_VERSION` value, `nil` for none.
-    static func version(_ version: Int) -> TransferMetrics.KnownVersion? {
+    package static func version(_ version: Int) -> TransferMetrics.KnownVersion? {
         switch version {
         case Int(CURL_HTTP_VERSION_1_0): return .http1_0
         case Int(CURL_HTTP_VERSION_1_1): return .http1_1

@@ -13,8 +13,8 @@ import Musl
 /// when it must send the body again, after an authentication challenge or a reused
 /// connection that closed); a stream cannot once it has been read from. A stream is read on
 /// a thread of its own (`StreamPump`), since its reads may block.
-final class BodySource {
-    enum Origin {
+package final class BodySource {
+    package enum Origin {
         case data(Data)
         /// An open descriptor, owned (closed) by the source.
         case file(Int32)
@@ -22,7 +22,7 @@ final class BodySource {
     }
 
     /// What a read found.
-    enum ReadResult {
+    package enum ReadResult {
         /// Bytes read; 0 at the end of the body.
         case bytes(Int)
         /// Nothing to send yet (a stream waiting for data): the transfer pauses until
@@ -34,18 +34,18 @@ final class BodySource {
 
     private let origin: Origin
     /// The body's length, or `nil` when unknown (a stream): sent chunked then.
-    let length: Int64?
-    private(set) var position: Int64 = 0
+    package let length: Int64?
+    package private(set) var position: Int64 = 0
     /// Why the body could not be read (a stream's error, a failed `read(2)`).
-    private(set) var failure: (any Error)?
+    package private(set) var failure: (any Error)?
 
-    init(data: Data) {
+    package init(data: Data) {
         origin = .data(data)
         length = Int64(data.count)
     }
 
     /// Opens a file to read it; throws when it cannot be opened.
-    init(fileAt path: String) throws {
+    package init(fileAt path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ResponseFileSink.posixError(errno, path) }
         var info = stat()
@@ -57,7 +57,7 @@ final class BodySource {
         length = Int64(info.st_size)
     }
 
-    init(stream: InputStream) {
+    package init(stream: InputStream) {
         origin = .stream(StreamPump(stream: stream))
         length = nil
     }
@@ -71,13 +71,13 @@ final class BodySource {
     }
 
     /// The stream's pump, for the loop to learn when a paused upload can go on.
-    var streamPump: StreamPump? {
+    package var streamPump: StreamPump? {
         if case let .stream(pump) = origin { return pump }
         return nil
     }
 
     /// Fills `buffer` with up to `count` bytes (loop thread).
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
         let read: Int
         switch origin {
         case let .data(data):
@@ -109,7 +109,7 @@ final class BodySource {
 
     /// Goes back to the start of the body; `false` when that is impossible (a stream
     /// already read from).
-    func rewind() -> Bool {
+    package func rewind() -> Bool {
         switch origin {
         case .data:
             break

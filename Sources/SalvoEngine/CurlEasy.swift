@@ -8,42 +8,42 @@ import Glibc
 ///
 /// Handles are pooled by the loop and reset between transfers, so the allocation and the
 /// connection bookkeeping libcurl keeps in a handle are paid once per handle, not per request.
-final class CurlEasy {
-    let handle: UnsafeMutableRawPointer
+package final class CurlEasy {
+    package let handle: UnsafeMutableRawPointer
     /// libcurl writes a transfer's detailed error text here (`CURLOPT_ERRORBUFFER`).
-    let errorBuffer: UnsafeMutablePointer<CChar>
+    package let errorBuffer: UnsafeMutablePointer<CChar>
     /// What the last `configure` set, when that transfer was a plain one (see
     /// `PlainProfile`); `nil` otherwise. A plain transfer with the same profile skips the
     /// reset and sets only its own pointers and URL, as a C program reusing handles would.
     /// Loop thread only, so no runtime exclusivity check.
-    @exclusivity(unchecked) var plainProfile: PlainProfile?
+    @exclusivity(unchecked) package var plainProfile: PlainProfile?
     /// Whether `CURLOPT_COOKIEFILE` started this handle's cookie engine. Once is enough (a
     /// reset keeps the engine and the share's jar), and more is harmful: libcurl 7.88 appends
     /// each call's file name to a list it keeps for the handle's life, 16 bytes a transfer
     /// that a pooled handle never gives back.
-    @exclusivity(unchecked) var cookieEngineStarted = false
+    @exclusivity(unchecked) package var cookieEngineStarted = false
 
     /// The options a plain transfer (a GET with no body, progress, credential or verbose
     /// logging, whose body goes to memory or to a download's file) sets beyond its pointers
     /// and URL. The session's engine options are the same for every handle of a loop, so
     /// they need no place here.
-    struct PlainProfile: Equatable {
+    package struct PlainProfile: Equatable {
         /// `CURLOPT_HTTPHEADER`: the list libcurl reads when it sends, compared by address.
         let headers: UnsafeMutablePointer<curl_slist>?
         /// Sets the connect timeout (ns).
-        let idleTimeout: UInt64
-        let priorKnowledge: Bool
+        package let idleTimeout: UInt64
+        package let priorKnowledge: Bool
         /// A download to a file, which sets a larger receive buffer.
-        let toFile: Bool
+        package let toFile: Bool
         /// Sets `CURLOPT_PIPEWAIT` under the automatic policy.
-        let isHTTPS: Bool
+        package let isHTTPS: Bool
     }
 
     /// The current response's header lines, collected in C (`CURLOPT_HEADERDATA`); its
     /// storage is kept from transfer to transfer.
     let headerBlock: UnsafeMutablePointer<salvo_header_block>
 
-    init?() {
+    package init?() {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -63,30 +63,30 @@ final class CurlEasy {
 
     /// Whether libcurl sent the current transfer's request more than once (it re-sends after
     /// finding a reused connection dead), which leaves state only a reset clears.
-    var requestWasResent: Bool { headerBlock.pointee.requests_sent > 1 }
+    package var requestWasResent: Bool { headerBlock.pointee.requests_sent > 1 }
 
     /// A copy of the header lines received so far for the current response.
-    func headerBytes() -> [UInt8] {
+    package func headerBytes() -> [UInt8] {
         let block = headerBlock.pointee
         guard let bytes = block.bytes, block.count > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: bytes, count: block.count))
     }
 
-    func reset() {
+    package func reset() {
         curl_easy_reset(handle)
         plainProfile = nil
     }
 
     /// Pauses the handle's transfer both ways. A handle that was paused is reset before its
     /// next transfer, so its plain profile goes with the pause.
-    func pause() {
+    package func pause() {
         plainProfile = nil
         curl_easy_pause(handle, SALVO_PAUSE_ALL)
     }
 
     /// For a transfer that a callback's answer pauses: as with `pause()`, the handle is reset
     /// before its next transfer.
-    func forgetPlainProfile() {
+    package func forgetPlainProfile() {
         plainProfile = nil
     }
 

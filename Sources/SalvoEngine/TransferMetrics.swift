@@ -57,19 +57,19 @@ public struct TransferMetrics: Sendable, Equatable {
     }
 
     /// Whether the attempt spoke HTTP/2.
-    var isHTTP2: Bool { versionCode == 3 }
+    package var isHTTP2: Bool { versionCode == 3 }
 
     /// Sets `httpVersion` from a version libcurl reports, without comparing texts.
-    mutating func setHTTPVersion(_ version: KnownVersion?) {
+    package mutating func setHTTPVersion(_ version: KnownVersion?) {
         versionCode = version?.rawValue ?? 0
     }
 
     /// The versions libcurl reports, numbered as `versionCode` numbers them.
-    enum KnownVersion: UInt16 {
+    package enum KnownVersion: UInt16 {
         case http1_0 = 1, http1_1, http2, http3
 
         /// `httpVersion`'s text for it.
-        var text: String { TransferMetrics.versionText(rawValue) ?? "1.1" }
+        package var text: String { TransferMetrics.versionText(rawValue) ?? "1.1" }
     }
 
     /// The codes past the known versions' number the version texts only a caller can set, in

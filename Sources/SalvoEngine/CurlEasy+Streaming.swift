@@ -43,10 +43,10 @@ private let progressCallback: salvo_xferinfo_callback = { context, downloadTotal
 extension CurlEasy {
     /// A download's body is written to disk in large pieces: measured here, a 100 KiB
     /// receive buffer moves files about 17% faster than libcurl's 16 KiB default.
-    static let downloadBufferSize = 100 * 1024
+    package static let downloadBufferSize = 100 * 1024
 
     /// Installs the callbacks a download, an upload or progress reporting needs.
-    func configureStreaming(for transfer: Transfer, context: UnsafeMutableRawPointer, receiveBufferSize: Int) {
+    package func configureStreaming(for transfer: Transfer, context: UnsafeMutableRawPointer, receiveBufferSize: Int) {
         if transfer.fileSink != nil && receiveBufferSize <= 0 {
             set(CURLOPT_BUFFERSIZE, Self.downloadBufferSize)
         }

@@ -14,12 +14,12 @@ import Glibc
 ///
 /// A `Session` uses one loop today; the type keeps no global state, so a session could
 /// later spread hosts over several loops on machines with many cores.
-final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything else is loop-thread only
+package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything else is loop-thread only
     // `@unchecked Sendable`: `inbox` is behind its Mutex; every other stored property is
     // touched only on the loop thread (`run()` and what it calls), except `thread`, which
     // is written before the loop thread starts and read by `shutdown` after that.
 
-    enum Command {
+    package enum Command {
         case add(Transfer)
         case cancel(Transfer)
         case pause(Transfer)
@@ -34,19 +34,19 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     }
 
     private struct Inbox {
-        var commands: [Command] = []
-        var sleeping = false
-        var wakeSent = false
-        var closed = false
+        package var commands: [Command] = []
+        package var sleeping = false
+        package var wakeSent = false
+        package var closed = false
     }
 
     private let inbox = Mutex(Inbox())
     private let multi: UnsafeMutableRawPointer
     private var thread: pthread_t?
-    let options: EngineOptions
+    package let options: EngineOptions
     /// Transfers that began with a reset and a full configuration of their handle (the rest
     /// took the plain-GET fast path); read by tests.
-    let fullConfigurations = Atomic<Int>(0)
+    package let fullConfigurations = Atomic<Int>(0)
 
     // Loop-thread state: one thread, no overlapping accesses, so no runtime exclusivity
     // checks (`@exclusivity(unchecked)`), which cost ~80 instructions per access.
@@ -70,9 +70,9 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     /// The session's cookie jar. Only the loop thread uses it, so it needs no lock callbacks.
     private let share: UnsafeMutableRawPointer?
 
-    static let cancelledError = CurlError(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
+    package static let cancelledError = CurlError(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
 
-    init(options: EngineOptions) {
+    package init(options: EngineOptions) {
         CurlGlobal.ensureInitialized()
         self.options = options
         guard let multi = curl_multi_init() else { fatalError("Salvo: curl_multi_init failed (out of memory)") }
@@ -112,7 +112,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
     // MARK: Commands (any thread)
 
     /// Posts a command. After shutdown, an `add` fails at once with the shutdown error.
-    func send(_ command: Command) {
+    package func send(_ command: Command) {
         let (wake, rejected) = inbox.withLock { inbox -> (Bool, Bool) in
             if inbox.closed { return (false, true) }
             inbox.commands.append(command)
@@ -131,7 +131,7 @@ final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; everything e
 
     /// Fails every transfer with `error`, stops the thread and waits for it. Must not be
     /// called on the loop thread.
-    func shutdown(error: CurlError) {
+    package func shutdown(error: CurlError) {
         send(.shutdown(error))
         if let thread, pthread_equal(thread, pthread_self()) == 0 {
             pthread_join(thread, nil)

@@ -7,9 +7,9 @@ import Foundation
 /// The pump keeps at most `limit` bytes read ahead. libcurl's read callback takes what is
 /// there; when nothing is, the transfer pauses (`CURL_READFUNC_PAUSE`) and the pump calls
 /// `onReadable` once the stream gives more bytes, ends or fails, so the loop can unpause it.
-final class StreamPump: @unchecked Sendable { // every stored `var` is guarded by `condition`; the `let`s are set in init
+package final class StreamPump: @unchecked Sendable { // every stored `var` is guarded by `condition`; the `let`s are set in init
     /// What a read from the pump found.
-    enum ReadResult {
+    package enum ReadResult {
         /// Bytes copied into the caller's buffer; 0 at the end of the stream.
         case bytes(Int)
         /// Nothing read ahead yet: pause, and wait for `onReadable`.
@@ -18,10 +18,10 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
         case failed(any Error)
     }
 
-    static let chunkSize = 64 * 1024
+    package static let chunkSize = 64 * 1024
     /// The most bytes read ahead of libcurl: enough to keep a socket busy, small enough
     /// that a fast stream and a slow server hold little memory.
-    static let limit = 4 * chunkSize
+    package static let limit = 4 * chunkSize
 
     private let stream: InputStream
     private let condition = NSCondition()
@@ -37,12 +37,12 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
     private var readerWaiting = false
     private var onReadable: (@Sendable () -> Void)?
 
-    init(stream: InputStream) {
+    package init(stream: InputStream) {
         self.stream = stream
     }
 
     /// Sets what wakes a paused reader. Called by the loop before the first read.
-    func setOnReadable(_ body: @escaping @Sendable () -> Void) {
+    package func setOnReadable(_ body: @escaping @Sendable () -> Void) {
         condition.lock()
         onReadable = body
         condition.unlock()
@@ -50,7 +50,7 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
 
     /// Starts the pump's thread, once: when the transfer begins, so the stream is already
     /// being read when libcurl first asks for bytes.
-    func start() {
+    package func start() {
         condition.lock()
         defer { condition.unlock() }
         startLocked()
@@ -65,7 +65,7 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
     }
 
     /// Copies up to `count` read-ahead bytes into `buffer` (loop thread).
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadResult {
         condition.lock()
         defer { condition.unlock() }
         startLocked()
@@ -95,7 +95,7 @@ final class StreamPump: @unchecked Sendable { // every stored `var` is guarded b
 
     /// Stops the pump: its thread ends after the read it may be blocked in, and closes the
     /// stream.
-    func cancel() {
+    package func cancel() {
         condition.lock()
         cancelled = true
         onReadable = nil

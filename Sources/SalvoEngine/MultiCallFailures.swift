@@ -6,9 +6,9 @@ internal import CCurl
 ///
 /// A failing `curl_multi_poll` returns at once; the loop pauses after one (see `EventLoop`)
 /// rather than spin on a core without anyone hearing of it.
-struct MultiCallFailures {
+package struct MultiCallFailures {
     /// Failures per call name.
-    private(set) var counts: [String: Int] = [:]
+    package private(set) var counts: [String: Int] = [:]
 
     /// Records a failed call.
     ///
@@ -16,7 +16,7 @@ struct MultiCallFailures {
     ///   - call: The libcurl function, e.g. `curl_multi_poll`.
     ///   - code: Its `CURLMcode`.
     /// - Returns: The line to write, for the call's first failure; `nil` afterwards.
-    mutating func record(_ call: String, code: Int32) -> String? {
+    package mutating func record(_ call: String, code: Int32) -> String? {
         counts[call, default: 0] += 1
         guard counts[call] == 1 else { return nil }
         let text = String(cString: curl_multi_strerror(CURLMcode(rawValue: code)))

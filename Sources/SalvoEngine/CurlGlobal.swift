@@ -10,7 +10,7 @@ import Glibc
 /// peer that closes a socket mid-write would otherwise kill the process; libcurl's own
 /// guard (`CURLOPT_NOSIGNAL` off) would install signal handlers instead, which a server
 /// process must not have changed under it.
-enum CurlGlobal {
+package enum CurlGlobal {
     private static let initialized: Bool = {
         signal(SIGPIPE, SIG_IGN)
         return curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
@@ -20,5 +20,5 @@ enum CurlGlobal {
     ///
     /// - Returns: Whether `curl_global_init` succeeded.
     @discardableResult
-    static func ensureInitialized() -> Bool { initialized }
+    package static func ensureInitialized() -> Bool { initialized }
 }

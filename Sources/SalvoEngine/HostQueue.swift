@@ -7,29 +7,29 @@
 ///
 /// A pure value: `admit`, `finish` and `remove` return what to start, and the event loop
 /// does it. Tests drive it without sockets.
-struct HostQueue<Element: AnyObject> {
+package struct HostQueue<Element: AnyObject> {
     private struct Host {
-        var active = 0
-        var waiting: [Element] = []
-        var head = 0
+        package var active = 0
+        package var waiting: [Element] = []
+        package var head = 0
         /// Seen to speak HTTP/2, so one connection carries many transfers.
-        var multiplexed = false
+        package var multiplexed = false
         /// Every transfer must share one connection (h2c with prior knowledge on libcurl < 8:
         /// a second connection would be opened without it, and refused).
-        var singleConnection = false
+        package var singleConnection = false
 
         /// A record for a host with nothing active or waiting, keeping what is known of its
         /// protocol.
-        static func fresh(multiplexed: Bool) -> Host {
+        package static func fresh(multiplexed: Bool) -> Host {
             var host = Host()
             host.multiplexed = multiplexed
             return host
         }
 
-        var waitingCount: Int { waiting.count - head }
-        var isIdle: Bool { active == 0 && waitingCount == 0 }
+        package var waitingCount: Int { waiting.count - head }
+        package var isIdle: Bool { active == 0 && waitingCount == 0 }
 
-        mutating func popFirst() -> Element? {
+        package mutating func popFirst() -> Element? {
             guard head < waiting.count else { return nil }
             let element = waiting[head]
             head += 1
@@ -52,24 +52,24 @@ struct HostQueue<Element: AnyObject> {
     /// time, and that host's admissions and finishes then hash nothing (hashing the key
     /// cost ~350 instructions per call).
     private var recent: (key: Substring, host: Host)?
-    private(set) var totalActive = 0
-    private(set) var totalWaiting = 0
+    package private(set) var totalActive = 0
+    package private(set) var totalWaiting = 0
 
     /// The limits, fixed at creation.
     private struct Limits {
         /// Transfers per host over HTTP/1.1; 0 means no limit.
-        let connectionsPerHost: Int
+        package let connectionsPerHost: Int
         /// Transfers in all; 0 means no limit.
-        let totalLimit: Int
+        package let totalLimit: Int
         /// Transfers per host once the host is known to multiplex over HTTP/2.
-        let streamsPerHost: Int
+        package let streamsPerHost: Int
         /// Concurrent streams on one HTTP/2 connection.
-        let streamsPerConnection: Int
+        package let streamsPerConnection: Int
     }
 
     private let limits: Limits
 
-    init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
+    package init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
         limits = Limits(connectionsPerHost: connectionsPerHost, totalLimit: totalLimit,
                         streamsPerHost: connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0,
                         streamsPerConnection: streamsPerConnection)
@@ -117,7 +117,7 @@ struct HostQueue<Element: AnyObject> {
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
     /// when it was queued.
-    mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false) -> Bool {
+    package mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false) -> Bool {
         focus(key)
         let (limits, total) = (self.limits, totalActive)
         let admitted = Self.update(&recent!.host) { host in
@@ -136,7 +136,7 @@ struct HostQueue<Element: AnyObject> {
     private static func update<Result>(_ host: inout Host, _ body: (inout Host) -> Result) -> Result { body(&host) }
 
     /// Marks an active element of `key` finished and returns those that may start now.
-    mutating func finish(host key: Substring, multiplexed: Bool? = nil) -> [Element] {
+    package mutating func finish(host key: Substring, multiplexed: Bool? = nil) -> [Element] {
         guard isKnown(key) else { return [] }
         focus(key)
         totalActive -= 1
@@ -168,7 +168,7 @@ struct HostQueue<Element: AnyObject> {
     }
 
     /// Removes a waiting element (a cancellation); returns whether it was waiting.
-    mutating func remove(_ element: Element, host key: Substring) -> Bool {
+    package mutating func remove(_ element: Element, host key: Substring) -> Bool {
         guard isKnown(key) else { return false }
         focus(key)
         let removed = Self.update(&recent!.host) { host -> Bool in
@@ -182,7 +182,7 @@ struct HostQueue<Element: AnyObject> {
     }
 
     /// Empties the queue, returning every waiting element.
-    mutating func removeAllWaiting() -> [Element] {
+    package mutating func removeAllWaiting() -> [Element] {
         var all: [Element] = []
         if recent != nil {
             while let element = recent!.host.popFirst() { all.append(element) }

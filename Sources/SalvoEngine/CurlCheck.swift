@@ -5,7 +5,7 @@ internal import CCurl
 /// is a bug in Salvo and stops a debug build there; an option, info or feature this libcurl
 /// lacks is not (Salvo runs on libcurls older or smaller than the one it is built with, and
 /// asks for some features only to use them when present). Release builds check nothing.
-enum CurlCheck {
+package enum CurlCheck {
     /// Checks a `curl_easy_setopt` or `curl_easy_getinfo` result.
     @inline(__always)
     static func easy(_ code: CURLcode, _ what: StaticString, _ option: UInt32, file: StaticString = #fileID, line: UInt = #line) {

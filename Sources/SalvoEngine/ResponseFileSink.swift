@@ -11,43 +11,43 @@ import Musl
 /// Opened by the request layer before the transfer is submitted, written only on the loop
 /// thread while the transfer runs, and closed by the request layer once the transfer's
 /// outcome has been delivered; the submit and delivery hand-offs order those accesses.
-final class ResponseFileSink: ResponseSink {
+package final class ResponseFileSink: ResponseSink {
     /// The bytes the file held when the transfer began (a resumed download appends to them).
-    private(set) var startOffset: Int64
+    package private(set) var startOffset: Int64
     /// The bytes the file holds now.
-    private(set) var size: Int64
+    package private(set) var size: Int64
     /// The `errno` of the first failed write, or 0.
-    private(set) var writeError: Int32 = 0
+    package private(set) var writeError: Int32 = 0
     /// The body of an intermediate (1xx) response is not the download's.
     private var discarding = false
     /// For a resumed file, the first byte a `206` answer must start at (set before the
     /// transfer starts); `nil` when any start is right (a range the caller asked for).
-    var expectedRangeStart: Int64?
+    package var expectedRangeStart: Int64?
     /// How many of the file's last bytes a `206` answer repeats first: a resumed download asks
     /// from one byte before its end, so its file is never cut back before an answer comes.
-    var overlap: Int64 = 0
+    package var overlap: Int64 = 0
     /// Where in the file the answer's body starts: after the bytes a resumed download kept
     /// (less the ones the answer repeats), or 0 once the answer started the file over.
-    var bytesBeforeAnswer: Int64 { restarted ? 0 : max(0, startOffset - overlap) }
+    package var bytesBeforeAnswer: Int64 { restarted ? 0 : max(0, startOffset - overlap) }
     /// Bytes of the current answer still to drop because the file holds them already.
     private var skipping: Int64 = 0
     /// Set when a `206` answer started elsewhere than `expectedRangeStart`: appending it would
     /// corrupt the file, so the transfer ends (see `CurlEasy.outcome`).
-    private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
+    package private(set) var rangeMismatch: (expected: Int64, received: Int64?)?
     /// The file held bytes and the answer was the whole body, so the file started over.
-    private(set) var restarted = false
+    package private(set) var restarted = false
     /// Where an error answer's body goes instead of the file, for a resumed download: its
     /// partial file stays whole for a retry (set before the transfer starts).
-    var errorBodyPath: String?
+    package var errorBodyPath: String?
     /// An error answer's body went to `errorBodyPath`.
-    private(set) var wroteErrorBody = false
+    package private(set) var wroteErrorBody = false
     private var descriptor: Int32
     /// The error body's file while one is written, else -1.
     private var errorDescriptor: Int32 = -1
 
     /// Creates a new file, failing if one exists at `path` (`O_EXCL`): a sink never writes
     /// into a file it did not make.
-    static func create(at path: String) throws -> ResponseFileSink {
+    package static func create(at path: String) throws -> ResponseFileSink {
         // O_APPEND: after `headersEnded` truncates, writes start again at the new end.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.posixError(errno, path) }
@@ -55,7 +55,7 @@ final class ResponseFileSink: ResponseSink {
     }
 
     /// Opens an existing partial file to append to it.
-    static func append(to path: String) throws -> ResponseFileSink {
+    package static func append(to path: String) throws -> ResponseFileSink {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw Self.posixError(errno, path) }
         var info = stat()
@@ -80,7 +80,7 @@ final class ResponseFileSink: ResponseSink {
 
     /// Writes a piece of the body (loop thread). Returns `count`, or 0 after a failed write,
     /// which makes libcurl stop the transfer with a write error.
-    override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    package override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         if discarding { return count }
         // A failed write, or a failed truncation before a full answer to a resumed download,
         // ends the transfer: appending would leave a wrong file under a successful response.
@@ -113,7 +113,7 @@ final class ResponseFileSink: ResponseSink {
     /// the range with 206; any other final answer means the whole body follows, so the file
     /// starts over, except an error or a redirect answering a resumed download, whose body
     /// goes beside it (`errorBodyPath`).
-    override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
+    package override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         discarding = status < 200
         skipping = 0
         // One final head per transfer reaches a sink: a challenge libcurl answers never does
@@ -159,7 +159,7 @@ final class ResponseFileSink: ResponseSink {
 
     /// Cuts the file back to `length` bytes before the transfer starts: a retried attempt
     /// of a resumed download asks again for the bytes from its first range start on.
-    func truncate(to length: Int64) throws {
+    package func truncate(to length: Int64) throws {
         guard length <= size else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the partial file is shorter than its resume data says"])
         }
@@ -169,7 +169,7 @@ final class ResponseFileSink: ResponseSink {
     }
 
     /// Closes the descriptor; later calls do nothing.
-    func close() {
+    package func close() {
         if errorDescriptor >= 0 {
             Glibc.close(errorDescriptor)
             errorDescriptor = -1
@@ -179,7 +179,7 @@ final class ResponseFileSink: ResponseSink {
         descriptor = -1
     }
 
-    static func posixError(_ code: Int32, _ path: String) -> any Error {
+    package static func posixError(_ code: Int32, _ path: String) -> any Error {
         let posix = POSIXErrorCode(rawValue: code) ?? .EIO
         return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(posix)])
     }

@@ -28,7 +28,7 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         ])
     }
 
-    static func urlErrorCode(for code: Int, message: String = "") -> URLError.Code {
+    package static func urlErrorCode(for code: Int, message: String = "") -> URLError.Code {
         switch CURLcode(UInt32(truncatingIfNeeded: code)) {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // libcurl reports a reply without an HTTP status line as an HTTP/0.9 response it
@@ -88,14 +88,14 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
 
     /// The same error with why the system refused a write (a full disk, a quota): libcurl
     /// only knows that the write callback gave up.
-    func withWriteErrno(_ number: Int32) -> CurlError {
+    package func withWriteErrno(_ number: Int32) -> CurlError {
         CurlError(code: code, message: "\(message): \(Self.systemMessage(for: number)) (errno \(number))")
     }
 
     /// The system's text for an `errno` value. `strerror_r`, not `strerror`: the loop threads
     /// of several sessions may ask at once, and `strerror` may format an unknown code into one
     /// static buffer.
-    static func systemMessage(for number: Int32) -> String {
+    package static func systemMessage(for number: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         return buffer.withUnsafeMutableBufferPointer { buffer in
             // An unknown code fails with EINVAL but may still leave glibc's "Unknown error N".

@@ -6,12 +6,12 @@ import Foundation
 /// malloc'd storage lets the finished body become `Data(bytesNoCopy:)`. A non-copyable
 /// value stored inside its `Transfer`, so a transfer costs one allocation fewer; it owns its
 /// storage and frees it when dropped.
-struct ByteBuffer: ~Copyable {
+package struct ByteBuffer: ~Copyable {
     private var storage: UnsafeMutableRawPointer?
-    private(set) var count = 0
+    package private(set) var count = 0
     private var capacity = 0
 
-    init() {}
+    package init() {}
 
     deinit {
         free(storage)
@@ -19,13 +19,13 @@ struct ByteBuffer: ~Copyable {
 
     /// Makes room for at least `total` bytes in all, so a known Content-Length costs one
     /// allocation.
-    mutating func reserve(_ total: Int) {
+    package mutating func reserve(_ total: Int) {
         guard total > capacity else { return }
         storage = realloc(storage, total)
         capacity = total
     }
 
-    mutating func append(_ bytes: UnsafeRawPointer, _ length: Int) {
+    package mutating func append(_ bytes: UnsafeRawPointer, _ length: Int) {
         if count + length > capacity {
             reserve(max(count + length, capacity * 2, 1024))
         }
@@ -34,7 +34,7 @@ struct ByteBuffer: ~Copyable {
     }
 
     /// Gives the bytes away as `Data` and leaves the buffer empty.
-    mutating func takeData() -> Data {
+    package mutating func takeData() -> Data {
         guard let storage, count > 0 else {
             clear()
             return Data()
@@ -46,7 +46,7 @@ struct ByteBuffer: ~Copyable {
         return data
     }
 
-    mutating func clear() {
+    package mutating func clear() {
         free(storage)
         storage = nil
         count = 0
