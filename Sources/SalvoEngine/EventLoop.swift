@@ -20,7 +20,8 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     // is written before the loop thread starts and read by `shutdown` after that.
 
     package enum Command {
-        case add(Transfer)
+        /// Runs a transfer; `suspended`: its request is suspended, so it starts paused.
+        case add(Transfer, suspended: Bool)
         case cancel(Transfer)
         case pause(Transfer)
         case resume(Transfer)
@@ -123,7 +124,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             return (false, false)
         }
         if wake { curl_multi_wakeup(multi) }
-        if rejected, case let .add(transfer) = command {
+        if rejected, case let .add(transfer, _) = command {
             transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
             transfer.deliveryQueue.async { transfer.deliver() }
         }
@@ -207,8 +208,9 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
     private func handle(_ command: Command) {
         switch command {
-        case let .add(transfer):
+        case let .add(transfer, suspended):
             guard transfer.phase == .created else { return }
+            if suspended { transfer.holds.insert(.suspended) }
             // On libcurl < 8 an h2c host must be served by the one prior-knowledge connection.
             let single = transfer.priorKnowledge && !curl.reusesPriorKnowledgeConnections
             if hostQueue.admit(transfer, host: transfer.hostKey, singleConnection: single) {
@@ -460,7 +462,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             defer { inbox.commands.removeAll() }
             return inbox.commands
         }
-        for case let .add(transfer) in late where transfer.phase == .created {
+        for case let .add(transfer, _) in late where transfer.phase == .created {
             transfer.phase = .done
             transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
             enqueueDelivery(transfer)

@@ -89,85 +89,80 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     /// Held strongly until the outcome is delivered, then dropped, which breaks the
     /// request-transfer cycle.
     @exclusivity(unchecked) private var owner: (any TransferOwner)?
-    /// Told, on `deliveryQueue`, when a final response's headers are complete; set only when
-    /// someone listens, so the common path pays nothing.
-    @exclusivity(unchecked) package var headHandler: (@Sendable (ResponseHead) -> Void)?
-    /// Whether the transfer pauses once `headHandler` is told, until the request layer
-    /// releases it (`EventLoop.Command.release`): `onHTTPResponse` handlers see the response
-    /// before any body byte arrives.
-    @exclusivity(unchecked) package var holdsForResponse = false
+    /// See `TransferDescription` for these.
+    package let headHandler: (@Sendable (ResponseHead, Transfer) -> Void)?
+    package let holdsForResponse: Bool
+    package let credential: (user: String, password: String)?
+    package let usesCookies: Bool
+    package let cookieHeader: String?
+    package let resourceTimeout: TimeInterval?
+    package let bodySource: BodySource?
+    package let progress: TransferProgress?
+    /// A download's file or a stream's consumer: when set, the body goes there instead of
+    /// `received`. Made by the description's `makeSink` as the transfer is made.
+    package private(set) var sink: ResponseSink?
+    /// `sink` when it is a download's file.
+    package var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
     /// `headHandler` was told of a final response (loop thread; read on `deliveryQueue` once
     /// the outcome is delivered). When it was not, the request layer announces the final head
     /// itself: a redirect it does not follow, or a 401/407 that had no body.
-    @exclusivity(unchecked) package var headAnnounced = false
+    @exclusivity(unchecked) package internal(set) var headAnnounced = false
     /// Set as the loop ends the transfer itself (a cancel): whatever libcurl still hands over
     /// is dropped (see `EventLoop.finish`).
-    @exclusivity(unchecked) package var discardsInput = false
+    @exclusivity(unchecked) package internal(set) var discardsInput = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
-    @exclusivity(unchecked) package var challengePending = false
-    /// HTTP authentication, offered when the server challenges.
-    @exclusivity(unchecked) package var credential: (user: String, password: String)?
-    /// Whether the session's cookie jar (if it has one) takes part in this transfer.
-    @exclusivity(unchecked) package var usesCookies = true
-    /// The caller's own `Cookie` header when the jar takes part: libcurl puts it on the jar's
-    /// `Cookie` line (`CURLOPT_COOKIE`), so the request carries one line, as RFC 6265 asks,
-    /// instead of the caller's and the jar's.
-    @exclusivity(unchecked) package var cookieHeader: String?
-    /// For a redirect hop, what is left of the session's resource timeout; `nil` for all of it.
-    @exclusivity(unchecked) package var resourceTimeout: TimeInterval?
-    /// A download's file or a stream's consumer: when set, the body goes there instead of
-    /// `received`.
-    @exclusivity(unchecked) package var sink: ResponseSink?
-    /// `sink` when it is a download's file.
-    package var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
-    /// An upload's body, read by libcurl in pieces; `nil` for `body` or no body.
-    @exclusivity(unchecked) package var bodySource: BodySource?
-    /// Progress reporting, set only when someone listens.
-    @exclusivity(unchecked) package var progress: TransferProgress?
+    @exclusivity(unchecked) package internal(set) var challengePending = false
 
     // Loop-thread state.
-    @exclusivity(unchecked) package var phase = Phase.created
-    @exclusivity(unchecked) package var easy: CurlEasy?
+    @exclusivity(unchecked) package internal(set) var phase = Phase.created
+    @exclusivity(unchecked) package internal(set) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
-    @exclusivity(unchecked) package var activeSlot = 0
-    /// Why the client holds the transfer paused: set by the request layer before it hands
-    /// the transfer over, then by the loop thread only.
-    @exclusivity(unchecked) package var holds: Holds = []
+    @exclusivity(unchecked) package internal(set) var activeSlot = 0
+    /// Why the client holds the transfer paused (loop thread; a request suspended before its
+    /// transfer starts says so in `EventLoop.Command.add`).
+    @exclusivity(unchecked) package internal(set) var holds: Holds = []
     /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
     /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
     /// transfer (see `EventLoop.watch`).
-    @exclusivity(unchecked) package var watchedBytes: Int64 = -1
-    @exclusivity(unchecked) package var quietSince: UInt64 = 0
-    @exclusivity(unchecked) package var nudgeAfter: UInt64 = 0
-    @exclusivity(unchecked) package var received = ByteBuffer()
+    @exclusivity(unchecked) package internal(set) var watchedBytes: Int64 = -1
+    @exclusivity(unchecked) package internal(set) var quietSince: UInt64 = 0
+    @exclusivity(unchecked) package internal(set) var nudgeAfter: UInt64 = 0
+    @exclusivity(unchecked) package internal(set) var received = ByteBuffer()
     /// The most bytes `received` may hold (`TransportConfiguration.maximumResponseBodySize`),
     /// or a stream's sink may take (`maximumStreamedBodySize`), set by the loop as the
     /// transfer begins.
-    @exclusivity(unchecked) package var bodyLimit = Int.max
+    @exclusivity(unchecked) package internal(set) var bodyLimit = Int.max
     /// Bytes a limited sink has taken.
-    @exclusivity(unchecked) package var sinkBytes = 0
+    @exclusivity(unchecked) package internal(set) var sinkBytes = 0
     /// The body passed `bodyLimit`, which ended the transfer.
-    @exclusivity(unchecked) package var bodyLimitExceeded = false
-    @exclusivity(unchecked) package var outcome: TransferOutcome?
+    @exclusivity(unchecked) package internal(set) var bodyLimitExceeded = false
+    @exclusivity(unchecked) package internal(set) var outcome: TransferOutcome?
 
-    package init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
-         idleTimeout: TimeInterval, verboseLogger: (@Sendable (String) -> Void)?, priorKnowledge: Bool,
-         deliveryQueue: DispatchQueue, owner: any TransferOwner) {
-        self.url = url
-        self.hostKey = hostKey
-        self.method = method
-        self.headers = headers
-        self.body = body
-        self.idleTimeout = idleTimeout
+    package init(_ description: TransferDescription, deliveryQueue: DispatchQueue, owner: any TransferOwner) {
+        url = description.url
+        hostKey = description.hostKey
+        method = description.method
+        headers = description.headers
+        body = description.body
+        idleTimeout = description.idleTimeout
         // Past ~30 years, or not a number: no idle timeout.
         idleTimeoutNanoseconds = idleTimeout > 0 && idleTimeout < 1e9 ? UInt64(idleTimeout * 1e9) : 0
         // "https:" against "http:": the fifth byte of the (lowercased) key.
         isHTTPS = hostKey.utf8.withContiguousStorageIfAvailable { $0.count > 5 && $0[4] == UInt8(ascii: "s") }
             ?? hostKey.hasPrefix("https:")
-        self.verboseLogger = verboseLogger
-        self.priorKnowledge = priorKnowledge
+        verboseLogger = description.verboseLogger
+        priorKnowledge = description.priorKnowledge
+        headHandler = description.headHandler
+        holdsForResponse = description.holdsForResponse
+        credential = description.credential
+        usesCookies = description.usesCookies
+        cookieHeader = description.cookieHeader
+        resourceTimeout = description.resourceTimeout
+        bodySource = description.bodySource
+        progress = description.progress
         self.deliveryQueue = deliveryQueue
         self.owner = owner
+        if let makeSink = description.makeSink { sink = makeSink(self) }
     }
 
     /// Runs on `deliveryQueue`, once.
@@ -272,13 +267,13 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     }
 
     /// Hands a final response's head to `handler`; returns whether it did.
-    private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead) -> Void) -> Bool {
+    private func announceHead(_ easy: CurlEasy, _ handler: @escaping @Sendable (ResponseHead, Transfer) -> Void) -> Bool {
         let status = easy.getLong(CURLINFO_RESPONSE_CODE)
         guard status >= 200 else { return false }
         // A redirect that will be followed is not the response the caller waits for.
         guard !Self.isRedirect(status: status, easy) else { return false }
         let head = makeHead(easy, status: status)
-        deliveryQueue.async { handler(head) }
+        deliveryQueue.async { handler(head, self) }
         return true
     }
 

@@ -15,10 +15,11 @@ protocol AttemptHooks: AnyObject, Sendable {
     /// its headers may differ: the attempt's `URLRequest` is the caller's with these headers.
     func attemptSpec(_ spec: RequestSpec) -> RequestSpec?
 
-    /// Equips a transfer before it is submitted, on the thread sending the attempt.
+    /// Completes the description of an attempt's transfer (its sink, its body source, its
+    /// head handler) before the transfer is made, on the thread sending the attempt.
     ///
     /// - Throws: An `AFError`, which fails the request without a retry.
-    func prepare(_ transfer: Transfer, spec: RequestSpec) throws
+    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws
 
     /// Runs on the delivery queue for every transfer the request made, once its outcome is
     /// delivered and before the session acts on it. The loop is done with the transfer.

@@ -189,7 +189,7 @@ struct AttemptPipeline: Sendable {
         if loop.options.cookies && spec.handlesCookies {
             jarCookie = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? defaults.sessionCookie
         }
-        let transfer = Transfer(
+        var description = TransferDescription(
             url: urlString,
             hostKey: hostKey,
             method: spec.method.rawValue,
@@ -197,19 +197,18 @@ struct AttemptPipeline: Sendable {
             body: spec.body,
             idleTimeout: spec.timeoutInterval,
             verboseLogger: loop.options.verboseLogger,
-            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey),
-            deliveryQueue: queue,
-            owner: request
+            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey)
         )
-        if hasHeadHandlers, let dataRequest = request as? DataRequest {
-            transfer.headHandler = dataRequest.headHandler(decided: Self.responseDecision(request, transfer, loop))
-            transfer.holdsForResponse = transfer.headHandler != nil
+        if hasHeadHandlers, let dataRequest = request as? DataRequest,
+           let handler = dataRequest.headHandler(decided: { transfer in Self.responseDecision(request, transfer, loop) }) {
+            description.headHandler = handler
+            description.holdsForResponse = true
         }
-        if let credential { transfer.credential = (credential.user, credential.password) }
-        if !spec.handlesCookies { transfer.usesCookies = false }
-        if let jarCookie { transfer.cookieHeader = jarCookie }
-        if let resourceLeft { transfer.resourceTimeout = resourceLeft }
-        if let progress { transfer.progress = progress.transferProgress() }
+        if let credential { description.credential = (credential.user, credential.password) }
+        if !spec.handlesCookies { description.usesCookies = false }
+        if let jarCookie { description.cookieHeader = jarCookie }
+        if let resourceLeft { description.resourceTimeout = resourceLeft }
+        if let progress { description.progress = progress.transferProgress() }
         if let hooks {
             // A request cancelled while adapting or waiting to retry was finished by
             // `cancel()`: preparing now would touch a download's partial file after its resume
@@ -219,26 +218,28 @@ struct AttemptPipeline: Sendable {
                 return
             }
             do {
-                try hooks.prepare(transfer, spec: spec)
+                try hooks.prepare(&description, spec: spec)
             } catch {
                 let afError = error.asAFError(or: .sessionTaskFailed(error: error))
                 queue.async { request.finish(on: queue, error: afError) }
                 return
             }
         }
+        let transfer = Transfer(description, deliveryQueue: queue, owner: request)
         typealias Announce = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
                               onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
+        var startsPaused = false
         let accepted = request.mutableState.withLock { state -> Announce?? in
             guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
+            startsPaused = paused
             if redirectHop {
                 state.contexts.replaceLast(context)
             } else {
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            if paused { transfer.holds.insert(.suspended) }
             guard !redirectHop, let extras = state.extras else { return .some(nil) }
             return .some((extras.cURLHandler, extras.urlRequestHandler))
         }
@@ -259,7 +260,7 @@ struct AttemptPipeline: Sendable {
                 onRequest.queue.async { onRequest.handler(urlRequest) }
             }
         }
-        loop.send(.add(transfer))
+        loop.send(.add(transfer, suspended: startsPaused))
     }
 
     private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {

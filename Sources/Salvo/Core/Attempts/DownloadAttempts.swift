@@ -78,12 +78,12 @@ final class DownloadAttempts: AttemptHooks {
         return fresh
     }
 
-    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
+    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
         let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
         do {
             // Under the lock, so a request finishing meanwhile (a cancel making resume data)
             // sees either the file before this attempt touched it or after, with its size.
-            try state.withLock { state in
+            let sink = try state.withLock { state -> ResponseFileSink in
                 guard !state.finishing else { throw AFError.explicitlyCancelled }
                 if let stale = state.errorBodyPath.take() { unlink(stale) }
                 let sink: ResponseFileSink
@@ -117,8 +117,9 @@ final class DownloadAttempts: AttemptHooks {
                 // No answer to this attempt yet.
                 state.size = sink.size
                 state.lastHead = nil
-                transfer.sink = sink
+                return sink
             }
+            description.makeSink = { _ in sink }
         } catch let error as AFError {
             throw error
         } catch {

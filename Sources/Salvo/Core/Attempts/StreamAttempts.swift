@@ -54,34 +54,40 @@ final class StreamAttempts: AttemptHooks {
 
     // MARK: AttemptHooks
 
-    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
-        let queue = transfer.deliveryQueue
+    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
         let (request, hasValidators, makeSink) = state.withLock { ($0.request, !$0.validators.isEmpty, $0.makeSink) }
+        let bufferSize = bufferSize
         if let makeSink {
-            transfer.sink = makeSink { [weak transfer, weak request] in
-                guard let transfer, let loop = request?.delegate?.loop else { return }
-                loop.send(.drained(transfer))
+            description.makeSink = { [weak request] transfer in
+                makeSink { [weak transfer, weak request] in
+                    guard let transfer, let loop = request?.delegate?.loop else { return }
+                    loop.send(.drained(transfer))
+                }
             }
         } else {
-            let window = StreamWindow(highWater: bufferSize)
-            // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
-            transfer.sink = ResponseStreamSink(window: window) { [weak self, weak transfer] data in
-                guard let self, let transfer else { return }
-                queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
+            description.makeSink = { [weak self] transfer in
+                let window = StreamWindow(highWater: bufferSize)
+                let queue = transfer.deliveryQueue
+                // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
+                return ResponseStreamSink(window: window) { [weak self, weak transfer] data in
+                    guard let self, let transfer else { return }
+                    queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
+                }
             }
         }
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
         if hasValidators || !responseHandlers.isEmpty {
             // The transfer waits for the response handlers; a failed validation cancels it.
-            let decided = request.flatMap { request in request.delegate.map { AttemptPipeline.responseDecision(request, transfer, $0.loop) } }
-            transfer.holdsForResponse = !responseHandlers.isEmpty && decided != nil
-            transfer.headHandler = { [weak self, weak transfer] head in
-                guard let self, let transfer, self.validate(head, transfer: transfer) else { return }
-                guard let decided, !responseHandlers.isEmpty else { return }
-                let context = request?.mutableState.withLock { $0.contexts.last }
+            let loop = request?.delegate?.loop
+            description.holdsForResponse = !responseHandlers.isEmpty && request != nil && loop != nil
+            description.headHandler = { [weak self, weak loop] head, transfer in
+                guard let self, self.validate(head, transfer: transfer) else { return }
+                guard let request, let loop, !responseHandlers.isEmpty else { return }
+                let decided = AttemptPipeline.responseDecision(request, transfer, loop)
+                let context = request.mutableState.withLock { $0.contexts.last }
                 guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
                 // On the delivery queue it runs inline, so it comes before the first chunk there too.
-                HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: queue, decided: decided)
+                HTTPResponseHandler.run(responseHandlers, response: response, inlineOn: transfer.deliveryQueue, decided: decided)
             }
         }
     }

@@ -88,11 +88,13 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     }
 
     /// The engine hook that turns a response head into `onHTTPResponse` calls, or `nil`
-    /// when no one listens; `decided` gets the handlers' verdict.
-    func headHandler(decided: @escaping @Sendable (ResponseDisposition) -> Void) -> (@Sendable (ResponseHead) -> Void)? {
+    /// when no one listens; `decided` makes, for the transfer, what gets the handlers' verdict.
+    func headHandler(decided: @escaping @Sendable (Transfer) -> @Sendable (ResponseDisposition) -> Void)
+        -> (@Sendable (ResponseHead, Transfer) -> Void)? {
         let handlers = mutableState.withLock { $0.httpResponseHandlers }
         guard !handlers.isEmpty else { return nil }
-        return { [weak self] head in
+        return { [weak self] head, transfer in
+            let decided = decided(transfer)
             let context = self?.mutableState.withLock { $0.contexts.last }
             guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
             HTTPResponseHandler.run(handlers, response: response, inlineOn: nil, decided: decided)

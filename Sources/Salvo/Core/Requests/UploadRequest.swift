@@ -81,7 +81,7 @@ final class UploadAttempts: AttemptHooks {
         state.withLock { $0.request = request }
     }
 
-    func prepare(_ transfer: Transfer, spec: RequestSpec) throws {
+    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
         // A redirect that turned the request into a GET sends no body.
         guard spec.method != .get && spec.method != .head else { return }
         typealias Prepared = (made: Result<UploadRequest.Uploadable, AFError>, isNew: Bool, streamAvailable: Bool, request: UploadRequest?)
@@ -113,17 +113,17 @@ final class UploadAttempts: AttemptHooks {
         }
         switch uploadable {
         case let .data(data):
-            transfer.bodySource = BodySource(data: data)
+            description.bodySource = BodySource(data: data)
         case let .file(url, _):
             do {
-                transfer.bodySource = try BodySource(fileAt: url.path)
+                description.bodySource = try BodySource(fileAt: url.path)
             } catch {
                 throw AFError.createUploadableFailed(error: error)
             }
         case let .stream(stream):
             // A stream is read once; an attempt that must send the body again cannot.
             guard prepared.streamAvailable else { throw AFError.sessionTaskFailed(error: URLError(.requestBodyStreamExhausted)) }
-            transfer.bodySource = BodySource(stream: stream)
+            description.bodySource = BodySource(stream: stream)
             if let monitor, let request = prepared.request { monitor.request(request, didProvideInputStream: stream) }
         }
     }
