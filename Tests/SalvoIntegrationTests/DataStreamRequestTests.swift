@@ -125,6 +125,71 @@ final class DataStreamRequestTests: XCTestCase {
         XCTAssertEqual(text.values.joined(), expected)
     }
 
+    /// As in Alamofire: with `automaticallyCancelOnStreamError`, a chunk the serializer
+    /// cannot read cancels the request, which ends with `explicitlyCancelled`.
+    func testAChunkTheSerializerCannotReadCancelsWhenAsked() throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        let session = testSession()
+        // A body that takes a second: the first line that fails comes long before its end.
+        let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=50&interval=20&size=100"),
+                                            automaticallyCancelOnStreamError: true)
+        let failures = Collector<Bool>()
+        let done = expectation(description: "complete")
+        let completion = Box<DataStreamRequest.Completion>()
+        request.responseStream(using: DecodableStreamSerializer<Item>(), on: DispatchQueue(label: "stream")) { stream in
+            if stream.error != nil { failures.append(true) }
+            if let value = stream.completion {
+                completion.set(value)
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertFalse(failures.values.isEmpty, "the handler saw no failed chunk")
+        XCTAssertEqual(completion.value?.error?.isExplicitlyCancelledError, true, String(describing: completion.value?.error))
+        XCTAssertTrue(request.isCancelled)
+    }
+
+    /// Without it, a failed chunk is reported and the stream goes on to its end.
+    func testAChunkTheSerializerCannotReadDoesNotCancelByDefault() throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        let session = testSession()
+        let request = session.streamRequest(try TestServers.shared.url(.nginx, "/lorem.txt"))
+        let done = expectation(description: "complete")
+        let completion = Box<DataStreamRequest.Completion>()
+        request.responseStreamDecodable(of: Item.self, on: DispatchQueue(label: "stream")) { stream in
+            if let value = stream.completion {
+                completion.set(value)
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertNil(completion.value?.error)
+        XCTAssertTrue(request.isFinished)
+    }
+
+    /// As in Alamofire, a handler that throws makes its error the request's and cancels it,
+    /// whatever `automaticallyCancelOnStreamError` says.
+    func testAThrowingHandlerCancelsWithItsError() throws {
+        struct Stop: Error {}
+        let session = testSession()
+        let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=50&interval=20&size=100"))
+        let done = expectation(description: "complete")
+        let completion = Box<DataStreamRequest.Completion>()
+        request.responseStream(on: DispatchQueue(label: "stream")) { stream in
+            if stream.value != nil { throw Stop() }
+            if let value = stream.completion {
+                completion.set(value)
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 30)
+        guard case let .responseSerializationFailed(reason: .customSerializationFailed(error)) = completion.value?.error else {
+            return XCTFail("error: \(String(describing: completion.value?.error))")
+        }
+        XCTAssertTrue(error is Stop)
+        XCTAssertTrue(request.isCancelled)
+    }
+
     func testOnHTTPResponseBeforeTheFirstChunk() throws {
         let session = testSession()
         let events = Collector<String>()

@@ -29,6 +29,22 @@ final class UploadRequestTests: XCTestCase {
         XCTAssertEqual(json(response.data)["data"] as? String, text)
     }
 
+    /// An upload of data or of a file without a Content-Type sends none, as Alamofire's
+    /// upload tasks do: httpbin then reads the body as data, not as a form.
+    func testAnUploadWithoutAContentTypeSendsNone() throws {
+        let session = testSession()
+        let file = try temporaryFile(Data(text.utf8))
+        for request in [session.upload(Data(text.utf8), to: try TestServers.shared.url(.httpbin, "/post")),
+                        session.upload(file, to: try TestServers.shared.url(.httpbin, "/post"))] {
+            let response = awaitData(request)
+            XCTAssertNil(response.error)
+            let body = json(response.data)
+            XCTAssertEqual(body["data"] as? String, text)
+            XCTAssertNil((body["headers"] as? [String: Any])?["Content-Type"], "a Content-Type went out")
+            XCTAssertEqual((body["form"] as? [String: Any])?.isEmpty, true)
+        }
+    }
+
     func testUploadFileWithPut() throws {
         let session = testSession()
         let file = try temporaryFile(Data(text.utf8))

@@ -280,6 +280,12 @@ struct AttemptPipeline: Sendable {
         if let sessionCookieLine { list.append(sessionCookieLine) }
         // libcurl would otherwise wait for "100 Continue" before sending larger bodies.
         if spec.body != nil || sendsBodySource { list.append("Expect:") }
+        // An upload without a Content-Type sends none, as an upload task does; libcurl would
+        // label a POSTed body `application/x-www-form-urlencoded`.
+        if sendsBodySource && (spec.headers.isEmpty || spec.headers.value(for: "Content-Type") == nil)
+            && !defaults.headerLines.contains(where: { HTTPHeaders.equalIgnoringASCIICase($0.name, "Content-Type") }) {
+            list.append("Content-Type:")
+        }
         return list
     }
 }

@@ -78,6 +78,9 @@ extension DataStreamRequest {
         let token = CancellationToken(request: self)
         let emit: @Sendable (Result<Success, Failure>) -> Void = { [weak self] result in
             parsed?(result)
+            // As in Alamofire, a chunk the serializer could not read cancels the request when
+            // asked to (its error is then `explicitlyCancelled`); the handler still sees it.
+            if case .failure = result, let self, automaticallyCancelOnStreamError { cancel() }
             do {
                 try stream(Stream(event: .stream(result), token: token))
             } catch {
@@ -102,11 +105,12 @@ extension DataStreamRequest {
         return Completion(context: context, error: error)
     }
 
-    /// A handler threw: the error is the request's, and cancels it when asked to.
+    /// A handler threw: as in Alamofire, the error is the request's and the request is
+    /// cancelled, keeping that error.
     func handlerFailed(_ error: any Error) {
         let afError = error.asAFError(or: .responseSerializationFailed(reason: .customSerializationFailed(error: error)))
         mutableState.withLock { $0.lifecycle.failed(afError) }
-        if automaticallyCancelOnStreamError { cancel() }
+        cancel()
     }
 }
 

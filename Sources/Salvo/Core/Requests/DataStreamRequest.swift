@@ -12,7 +12,7 @@ import FoundationNetworking
 open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.mutableState and `streams`, each a Mutex
 
     /// A stream handler: called for each chunk, then once with `.complete`. A thrown error
-    /// is recorded, and cancels the request when `automaticallyCancelOnStreamError` is set.
+    /// becomes the request's error and cancels the request, as in Alamofire.
     public typealias Handler<Success, Failure: Error> = @Sendable (Stream<Success, Failure>) throws -> Void
 
     /// One call of a stream handler.
@@ -95,7 +95,8 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     /// The stream buffer used when none is given: 4 MiB.
     public static let defaultStreamBufferSize = 4 << 20
 
-    /// Whether an error thrown by a handler cancels the request.
+    /// Whether a chunk its serializer cannot read cancels the request (which then ends with
+    /// `AFError.explicitlyCancelled`), as in Alamofire.
     public let automaticallyCancelOnStreamError: Bool
 
     /// What the request was made from.

@@ -13,8 +13,8 @@ extension Session {
     ///   - parameters: The parameters. `nil` by default.
     ///   - encoder: How they are encoded. `URLEncodedFormParameterEncoder.default` by default.
     ///   - headers: Extra headers. `nil` by default.
-    ///   - automaticallyCancelOnStreamError: Whether a handler's thrown error cancels the
-    ///     request. `false` by default.
+    ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
+    ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
@@ -41,8 +41,8 @@ extension Session {
     ///   - convertible: The URL.
     ///   - method: The method. `.get` by default.
     ///   - headers: Extra headers. `nil` by default.
-    ///   - automaticallyCancelOnStreamError: Whether a handler's thrown error cancels the
-    ///     request. `false` by default.
+    ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
+    ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - requestModifier: Changes the `URLRequest` before it is sent. `nil` by default.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
@@ -66,8 +66,8 @@ extension Session {
     ///
     /// - Parameters:
     ///   - convertible: The request.
-    ///   - automaticallyCancelOnStreamError: Whether a handler's thrown error cancels the
-    ///     request. `false` by default.
+    ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
+    ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
     ///     pauses. 4 MiB by default.
