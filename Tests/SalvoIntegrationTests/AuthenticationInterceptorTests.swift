@@ -129,7 +129,8 @@ final class AuthenticationInterceptorTests: XCTestCase {
         let authenticator = TestAuthenticator(refreshed: { _ in .failure(RefreshFailure()) })
         let interceptor = AuthenticationInterceptor(authenticator: authenticator)
         let session = authSession(interceptor)
-        let request = session.request(try TestServers.shared.url(.httpbin, "/bearer")).validate()
+        let url = try TestServers.shared.url(.httpbin, "/bearer")
+        let request = session.request(url).validate()
         let response = awaitData(request)
         withExtendedLifetime(session) {}
 
@@ -138,6 +139,10 @@ final class AuthenticationInterceptorTests: XCTestCase {
             return XCTFail("expected missingCredential, got \(String(describing: response.error))")
         }
         XCTAssertNil(response.response, "nothing may be sent without a credential")
+        // As in Alamofire, the request as it was before adapting is still reported.
+        XCTAssertEqual(response.request?.url, url)
+        XCTAssertEqual(request.request?.url, url)
+        XCTAssertNil(response.request?.headers.value(for: "Authorization"))
         XCTAssertEqual(request.retryCount, 0)
         XCTAssertEqual(authenticator.authenticationCheckCount, 0, "no response, so nothing to judge")
         XCTAssertEqual(authenticator.refreshCount, 0)
@@ -309,9 +314,9 @@ final class AuthenticationInterceptorTests: XCTestCase {
         XCTAssertEqual(authenticator.authenticationCheckCount, 3)
     }
 
-    /// A failed refresh fails the request that asked for it; another rejection of the same
-    /// credential fails the same way without refreshing again, until a new credential is set.
-    func testFailedRefreshFailsTheRetryAndIsNotRepeatedForTheSameCredential() throws {
+    /// A failed refresh fails the request that asked for it; a later rejection of the same
+    /// credential refreshes again, as in Alamofire, and a new credential set meanwhile is used.
+    func testAFailedRefreshFailsItsRetryAndALaterRejectionRefreshesAgain() throws {
         let authenticator = TestAuthenticator(refreshed: { _ in .failure(RefreshFailure()) })
         let auth = AuthenticationInterceptor(authenticator: authenticator, credential: .basic("user", "revoked"))
         let session = authSession(auth)
@@ -325,7 +330,8 @@ final class AuthenticationInterceptorTests: XCTestCase {
             XCTAssertEqual(response.response?.statusCode, 401)
             XCTAssertEqual(request.retryCount, 0)
         }
-        XCTAssertEqual(authenticator.refreshCount, 1, "the second rejection reuses the first refresh's failure")
+        // As in Alamofire, a failed refresh is not remembered: the next rejection tries again.
+        XCTAssertEqual(authenticator.refreshCount, 2)
 
         auth.credential = .basic("user", "passwd")
         let recovered = awaitData(session.request(url).validate())

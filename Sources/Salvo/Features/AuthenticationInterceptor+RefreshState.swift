@@ -63,12 +63,10 @@ struct AuthenticationState<AuthenticatorType: Authenticator> {
     enum Phase {
         /// No refresh is running.
         case idle
-        /// A refresh is running; waiters are collected.
+        /// A refresh is running; waiters are collected. A refresh that fails fails its waiters
+        /// and leaves the phase idle, so the next rejection refreshes again, as in Alamofire
+        /// (the refresh window still bounds how often).
         case refreshing
-        /// The last refresh of the current credential failed with this error. Rejections of
-        /// that credential fail with it instead of refreshing again; a new credential (set, or
-        /// refreshed from `adapt`) clears it.
-        case failed(any Error)
     }
 
     enum AdaptDecision: Sendable {
@@ -143,8 +141,6 @@ struct AuthenticationState<AuthenticatorType: Authenticator> {
         // Replaced since the caller read it: the new credential deserves a try.
         guard version == credentialVersion else { return .answer(.retry) }
         switch phase {
-        case let .failed(error):
-            return .answer(.doNotRetryWithError(error))
         case .refreshing:
             waiters.retries.append(completion)
             return .wait
@@ -160,22 +156,18 @@ struct AuthenticationState<AuthenticatorType: Authenticator> {
         switch result {
         case let .success(newCredential):
             replaceCredential(with: newCredential)
-        case let .failure(error):
-            phase = .failed(error)
+        case .failure:
+            phase = .idle
         }
         return takeWaiters()
     }
 
-    /// Records a refresh about to start, or refuses it when the window is full (and then
-    /// remembers the refusal as the refresh's failure).
+    /// Records a refresh about to start, or refuses it when the window is full.
     private mutating func beginRefresh(now: TimeInterval) -> Bool {
         if let refreshLimit {
             let windowStart = now - refreshLimit.interval
             refreshTimes.removeAll { $0 < windowStart }
-            guard refreshTimes.count < refreshLimit.maximumAttempts else {
-                phase = .failed(AuthenticationError.excessiveRefresh)
-                return false
-            }
+            guard refreshTimes.count < refreshLimit.maximumAttempts else { return false }
             refreshTimes.append(now)
         }
         phase = .refreshing

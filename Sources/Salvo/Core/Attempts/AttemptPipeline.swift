@@ -109,10 +109,10 @@ struct AttemptPipeline: Sendable {
                     applySessionTimeout(to: &spec)
                     send(request, spec: spec, urlRequest: adapted)
                 } catch {
-                    adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
+                    adaptationFailed(request, spec, initialRequest, AFError.requestAdaptationFailed(error: error))
                 }
             case let .failure(error):
-                adaptationFailed(request, initialRequest, AFError.requestAdaptationFailed(error: error))
+                adaptationFailed(request, spec, initialRequest, AFError.requestAdaptationFailed(error: error))
             }
         }
     }
@@ -134,9 +134,15 @@ struct AttemptPipeline: Sendable {
 
     /// A failed adaptation is offered to the retriers, as Alamofire does: a token-refreshing
     /// interceptor fails the adapt and then asks for a retry.
-    private func adaptationFailed(_ request: Request, _ initialRequest: URLRequest, _ error: AFError) {
+    /// As in Alamofire, the request (and its response) then reports the request as it was
+    /// before adapting.
+    private func adaptationFailed(_ request: Request, _ spec: RequestSpec, _ initialRequest: URLRequest, _ error: AFError) {
         monitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
-        let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
+        let unsent = ResponseContext(spec: spec, urlRequest: initialRequest, sent: false)
+        let queue = request.mutableState.withLock { state in
+            state.contexts.append(unsent)
+            return state.deliveryQueue
+        } ?? request.underlyingQueue
         queue.async { self.retryOrFinish(request, error: error, queue: queue) }
     }
 

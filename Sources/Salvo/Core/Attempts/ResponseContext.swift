@@ -23,11 +23,15 @@ final class ResponseContext: Sendable {
     let spec: RequestSpec
     /// For a redirect hop, the context of the attempt's first request.
     let origin: ResponseContext?
+    /// Whether the request went to the engine; `false` for one an adapter failed to adapt,
+    /// which is recorded so that the request and its response still report it.
+    let wasSent: Bool
     private let state: Mutex<State>
 
-    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil) {
+    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil, sent: Bool = true) {
         self.spec = spec
         self.origin = origin
+        wasSent = sent
         state = Mutex(State(head: head, metrics: nil, request: urlRequest, response: nil))
     }
 

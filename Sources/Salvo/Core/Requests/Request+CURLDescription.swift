@@ -62,8 +62,9 @@ extension Request {
     /// - Note: When a request was already sent the handler is called straight away, on
     ///   `queue`; it is then called again each time an attempt is sent (retries included, not
     ///   redirects), as in Alamofire. Only the last handler given is kept. A request that
-    ///   fails before anything is sent calls it once, with `"$ curl command could not be
-    ///   created"` (Alamofire never calls it then).
+    ///   fails before anything is sent calls it once (Alamofire never calls it then): with the
+    ///   command of the request as built when an adapter failed, or with `"$ curl command
+    ///   could not be created"` when no request could be made.
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs.
@@ -75,7 +76,7 @@ extension Request {
         // Kept (the last one given, as in Alamofire) and called again for every later attempt.
         let sent = mutableState.withLock { state -> Bool in
             state.cURLHandler = (queue, handler)
-            return !state.contexts.isEmpty
+            return state.contexts.elements.contains { $0.wasSent }
         }
         if sent { queue.async { handler(self.cURLDescription()) } }
         return self

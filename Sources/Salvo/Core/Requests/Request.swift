@@ -407,7 +407,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
             defer { state.finishHandlers = [] }
             // A request that never got as far as sending still answers its cURL handler once.
-            return (state.handlers, state.finishHandlers, state.contexts.isEmpty ? state.cURLHandler : nil)
+            return (state.handlers, state.finishHandlers, state.contexts.elements.contains { $0.wasSent } ? nil : state.cURLHandler)
         }
         guard let (handlers, finishHandlers, unsentCURLHandler) = taken else { return }
         delegate?.activeRequests.remove(self)
