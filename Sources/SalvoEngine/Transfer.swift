@@ -69,6 +69,11 @@ package protocol TransferOwner: AnyObject, Sendable {
 package final class Transfer: @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
     package enum Phase { case created, waiting, active, done }
 
+    /// What the request layer asked for, kept whole (one reference); the properties below
+    /// read it.
+    private let given: TransferDescription
+    // The fields the loop reads on every request are kept as constants of their own: read
+    // through a computed property, each read of a string would cost a retain and a release.
     package let url: String
     /// `scheme://authority`, a slice of `url` (no copy).
     package let hostKey: Substring
@@ -76,31 +81,31 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     package let headers: CurlHeaderList
     package let body: Data?
     /// URLSession's `timeoutInterval`: the longest stretch with no bytes moving.
-    package let idleTimeout: TimeInterval
+    package var idleTimeout: TimeInterval { given.idleTimeout }
     /// `idleTimeout` in nanoseconds, as the loop enforces it; 0 for none.
     package let idleTimeoutNanoseconds: UInt64
     /// Whether the URL is `https`.
     package let isHTTPS: Bool
     /// The session's curl verbose logger, or `nil` (the usual case).
-    package let verboseLogger: (@Sendable (String) -> Void)?
+    package var verboseLogger: (@Sendable (String) -> Void)? { given.verboseLogger }
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
-    package let priorKnowledge: Bool
+    package var priorKnowledge: Bool { given.priorKnowledge }
     package let deliveryQueue: DispatchQueue
     /// Held strongly until the outcome is delivered, then dropped, which breaks the
     /// request-transfer cycle.
     @exclusivity(unchecked) private var owner: (any TransferOwner)?
     /// See `TransferDescription` for these.
-    package let headHandler: (@Sendable (ResponseHead, Transfer) -> Void)?
-    package let holdsForResponse: Bool
-    package let credential: (user: String, password: String)?
-    package let usesCookies: Bool
-    package let cookieHeader: String?
-    package let resourceTimeout: TimeInterval?
-    package let bodySource: BodySource?
-    package let progress: TransferProgress?
+    package var headHandler: (@Sendable (ResponseHead, Transfer) -> Void)? { given.headHandler }
+    package var holdsForResponse: Bool { given.holdsForResponse }
+    package var credential: (user: String, password: String)? { given.credential }
+    package var usesCookies: Bool { given.usesCookies }
+    package var cookieHeader: String? { given.cookieHeader }
+    package var resourceTimeout: TimeInterval? { given.resourceTimeout }
+    package var bodySource: BodySource? { given.bodySource }
+    package var progress: TransferProgress? { given.progress }
     /// A download's file or a stream's consumer: when set, the body goes there instead of
     /// `received`. Made by the description's `makeSink` as the transfer is made.
-    package private(set) var sink: ResponseSink?
+    @exclusivity(unchecked) package private(set) var sink: ResponseSink?
     /// `sink` when it is a download's file.
     package var fileSink: ResponseFileSink? { sink as? ResponseFileSink }
     /// `headHandler` was told of a final response (loop thread; read on `deliveryQueue` once
@@ -138,31 +143,25 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     @exclusivity(unchecked) package internal(set) var bodyLimitExceeded = false
     @exclusivity(unchecked) package internal(set) var outcome: TransferOutcome?
 
+    /// Makes the transfer `description` describes; the description is not changed afterwards.
     package init(_ description: TransferDescription, deliveryQueue: DispatchQueue, owner: any TransferOwner) {
+        let idleTimeout = description.idleTimeout
+        // Past ~30 years, or not a number: no idle timeout.
+        idleTimeoutNanoseconds = idleTimeout > 0 && idleTimeout < 1e9 ? UInt64(idleTimeout * 1e9) : 0
+        // "https:" against "http:": the fifth byte of the (lowercased) key.
+        isHTTPS = description.hostKey.utf8.withContiguousStorageIfAvailable { $0.count > 5 && $0[4] == UInt8(ascii: "s") }
+            ?? description.hostKey.hasPrefix("https:")
+        // The sink maker is used here and not kept: it may hold what holds the request.
+        let makeSink = description.makeSink.take()
+        given = description
         url = description.url
         hostKey = description.hostKey
         method = description.method
         headers = description.headers
         body = description.body
-        idleTimeout = description.idleTimeout
-        // Past ~30 years, or not a number: no idle timeout.
-        idleTimeoutNanoseconds = idleTimeout > 0 && idleTimeout < 1e9 ? UInt64(idleTimeout * 1e9) : 0
-        // "https:" against "http:": the fifth byte of the (lowercased) key.
-        isHTTPS = hostKey.utf8.withContiguousStorageIfAvailable { $0.count > 5 && $0[4] == UInt8(ascii: "s") }
-            ?? hostKey.hasPrefix("https:")
-        verboseLogger = description.verboseLogger
-        priorKnowledge = description.priorKnowledge
-        headHandler = description.headHandler
-        holdsForResponse = description.holdsForResponse
-        credential = description.credential
-        usesCookies = description.usesCookies
-        cookieHeader = description.cookieHeader
-        resourceTimeout = description.resourceTimeout
-        bodySource = description.bodySource
-        progress = description.progress
         self.deliveryQueue = deliveryQueue
         self.owner = owner
-        if let makeSink = description.makeSink { sink = makeSink(self) }
+        if let makeSink { sink = makeSink(self) }
     }
 
     /// Runs on `deliveryQueue`, once.

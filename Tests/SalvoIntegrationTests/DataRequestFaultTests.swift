@@ -12,6 +12,33 @@ final class DataRequestFaultTests: XCTestCase {
         XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
     }
 
+    /// A timeout below a second, set in a request modifier, is honoured: 0.01 s against a
+    /// route that stalls before its headers ends in `.timedOut`.
+    func testASubSecondTimeoutFromARequestModifierIsHonoured() throws {
+        let session = testSession()
+        let request = session.request(try TestServers.shared.url(.fault, "/stall-headers")) { $0.timeoutInterval = 0.01 }
+        let response = awaitData(request, timeout: 10)
+        XCTAssertEqual(urlErrorCode(response.error), .timedOut, String(describing: response.error))
+    }
+
+    /// As in Alamofire, a retry builds its request again: the request modifier runs for every
+    /// attempt.
+    func testARequestModifierRunsAgainOnEachRetry() throws {
+        let runs = Collector<Int>()
+        let session = Session(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: 0.01),
+                              responseQueue: DispatchQueue(label: "test.responses"))
+        let url = try TestServers.shared.url(.fault, "/fail-twice?key=\(UUID().uuidString)")
+        let request = session.request(url) { urlRequest in
+            runs.append(runs.values.count + 1)
+            urlRequest.headers.update(name: "X-Attempt", value: "\(runs.values.count)")
+        }.validate()
+        let response = awaitData(request)
+        XCTAssertNil(response.error, String(describing: response.error))
+        XCTAssertEqual(request.retryCount, 2)
+        XCTAssertEqual(runs.values, [1, 2, 3])
+        XCTAssertEqual(request.requests.map { $0.headers.value(for: "X-Attempt") }, ["1", "2", "3"])
+    }
+
     func testResourceTimeoutBoundsASlowButLiveTransfer() throws {
         let session = testSession { $0.timeoutIntervalForResource = 1 }
         let url = try TestServers.shared.url(.fault, "/slow-body?chunks=100&interval=100")

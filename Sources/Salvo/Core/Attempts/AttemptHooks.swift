@@ -19,7 +19,7 @@ protocol AttemptHooks: AnyObject, Sendable {
     /// head handler) before the transfer is made, on the thread sending the attempt.
     ///
     /// - Throws: An `AFError`, which fails the request without a retry.
-    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws
+    func prepare(_ description: TransferDescription, spec: RequestSpec) throws
 
     /// Runs on the delivery queue for every transfer the request made, once its outcome is
     /// delivered and before the session acts on it. The loop is done with the transfer.

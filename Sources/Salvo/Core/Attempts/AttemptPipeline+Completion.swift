@@ -132,17 +132,18 @@ extension AttemptPipeline {
     }
 
     /// The back-off is over: as in Alamofire, the attempt is counted, its error cleared and
-    /// monitors told only now. A request cancelled during the back-off was finished by
-    /// `cancel()`.
+    /// monitors told only now, and the request is built again from what it was made of (a
+    /// request modifier runs again) and adapted again. A request cancelled during the back-off
+    /// was finished by `cancel()`.
     private func beginRetry(of request: Request) {
-        let initial = request.mutableState.withLock { state -> (RequestSpec?, URLRequest?)? in
-            guard case .beginRetry = state.lifecycle.backOffEnded() else { return nil }
+        let retrying = request.mutableState.withLock { state -> Bool in
+            guard case .beginRetry = state.lifecycle.backOffEnded() else { return false }
             state.data = nil
-            return (state.currentSpec, state.userRequests.first)
+            return true
         }
-        guard let initial, let spec = initial.0 else { return }
+        guard retrying else { return }
         monitor?.requestIsRetrying(request)
-        adaptAndSendRetry(request, spec: spec, urlRequest: initial.1)
+        startAttempt(of: request)
     }
 
     private static func decideRetry(_ request: Request, session: Session, error: AFError, retriers: ArraySlice<any RequestRetrier>,
@@ -235,10 +236,5 @@ extension AttemptPipeline {
             pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
         }
         return true
-    }
-
-    private func adaptAndSendRetry(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) {
-        // A retry is adapted again from the initial request, as Alamofire does.
-        adaptAndSend(request, spec: spec, urlRequest: urlRequest)
     }
 }

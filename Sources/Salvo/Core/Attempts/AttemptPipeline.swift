@@ -195,26 +195,9 @@ struct AttemptPipeline: Sendable {
         if loop.options.cookies && spec.handlesCookies {
             jarCookie = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? defaults.sessionCookie
         }
-        var description = TransferDescription(
-            url: urlString,
-            hostKey: hostKey,
-            method: spec.method.rawValue,
-            headers: headerList(for: spec, sendsBodySource: hooks?.sendsBodySource == true, jarCookie: jarCookie),
-            body: spec.body,
-            idleTimeout: spec.timeoutInterval,
-            verboseLogger: loop.options.verboseLogger,
-            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey)
-        )
-        if hasHeadHandlers, let dataRequest = request as? DataRequest,
-           let handler = dataRequest.headHandler(decided: { transfer in Self.responseDecision(request, transfer, loop) }) {
-            description.headHandler = handler
-            description.holdsForResponse = true
-        }
-        if let credential { description.credential = (credential.user, credential.password) }
-        if !spec.handlesCookies { description.usesCookies = false }
-        if let jarCookie { description.cookieHeader = jarCookie }
-        if let resourceLeft { description.resourceTimeout = resourceLeft }
-        if let progress { description.progress = progress.transferProgress() }
+        let description = describeTransfer(of: request, spec: spec, urlString: urlString, hostKey: hostKey, jarCookie: jarCookie,
+                                           sendsBodySource: hooks?.sendsBodySource == true, hasHeadHandlers: hasHeadHandlers,
+                                           credential: credential, resourceLeft: resourceLeft, progress: progress)
         if let hooks {
             // A request cancelled while adapting or waiting to retry was finished by
             // `cancel()`: preparing now would touch a download's partial file after its resume
@@ -224,7 +207,7 @@ struct AttemptPipeline: Sendable {
                 return
             }
             do {
-                try hooks.prepare(&description, spec: spec)
+                try hooks.prepare(description, spec: spec)
             } catch {
                 let afError = error.asAFError(or: .sessionTaskFailed(error: error))
                 queue.async { request.finish(on: queue, error: afError) }
@@ -267,6 +250,36 @@ struct AttemptPipeline: Sendable {
             }
         }
         loop.send(.add(transfer, suspended: startsPaused))
+    }
+
+    /// What the engine is asked to do for one attempt, but for the attempt hooks' part.
+    private func describeTransfer(of request: Request, spec: RequestSpec, urlString: String, hostKey: Substring,
+                                  jarCookie: String?, sendsBodySource: Bool, hasHeadHandlers: Bool,
+                                  credential: Request.Credential?, resourceLeft: TimeInterval?,
+                                  progress: ProgressHandlers?) -> TransferDescription {
+        let description = TransferDescription(
+            url: urlString,
+            hostKey: hostKey,
+            method: spec.method.rawValue,
+            headers: headerList(for: spec, sendsBodySource: sendsBodySource, jarCookie: jarCookie),
+            body: spec.body,
+            idleTimeout: spec.timeoutInterval,
+            verboseLogger: loop.options.verboseLogger,
+            priorKnowledge: transport.httpVersion == .http2PriorKnowledge && RequestSpec.isPlainHTTP(originKey: hostKey)
+        )
+        if hasHeadHandlers, let dataRequest = request as? DataRequest {
+            let loop = loop
+            if let handler = dataRequest.headHandler(decided: { transfer in Self.responseDecision(request, transfer, loop) }) {
+                description.headHandler = handler
+                description.holdsForResponse = true
+            }
+        }
+        if let credential { description.credential = (credential.user, credential.password) }
+        if !spec.handlesCookies { description.usesCookies = false }
+        if let jarCookie { description.cookieHeader = jarCookie }
+        if let resourceLeft { description.resourceTimeout = resourceLeft }
+        if let progress { description.progress = progress.transferProgress() }
+        return description
     }
 
     private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {

@@ -78,7 +78,7 @@ final class DownloadAttempts: AttemptHooks {
         return fresh
     }
 
-    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
+    func prepare(_ description: TransferDescription, spec: RequestSpec) throws {
         let rangeStart = spec.headers["Range"].flatMap(Self.rangeStart(of:))
         do {
             // Under the lock, so a request finishing meanwhile (a cancel making resume data)

@@ -54,7 +54,7 @@ final class StreamAttempts: AttemptHooks {
 
     // MARK: AttemptHooks
 
-    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
+    func prepare(_ description: TransferDescription, spec: RequestSpec) throws {
         let (request, hasValidators, makeSink) = state.withLock { ($0.request, !$0.validators.isEmpty, $0.makeSink) }
         let bufferSize = bufferSize
         if let makeSink {

@@ -81,7 +81,7 @@ final class UploadAttempts: AttemptHooks {
         state.withLock { $0.request = request }
     }
 
-    func prepare(_ description: inout TransferDescription, spec: RequestSpec) throws {
+    func prepare(_ description: TransferDescription, spec: RequestSpec) throws {
         // A redirect that turned the request into a GET sends no body.
         guard spec.method != .get && spec.method != .head else { return }
         typealias Prepared = (made: Result<UploadRequest.Uploadable, AFError>, isNew: Bool, streamAvailable: Bool, request: UploadRequest?)
