@@ -7,7 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-int salvo_header_block_check_length(salvo_header_block *block, const unsigned char *value, size_t length) {
+// Inlined into salvo_header_collect, its one caller on the request path.
+static inline int check_length(salvo_header_block *block, const unsigned char *value, size_t length) {
     size_t position = 0, end = length;
     while (end > 0 && (value[end - 1] == '\r' || value[end - 1] == '\n' || value[end - 1] == ' ' || value[end - 1] == '\t')) end--;
     for (;;) {
@@ -32,6 +33,10 @@ int salvo_header_block_check_length(salvo_header_block *block, const unsigned ch
     }
 }
 
+int salvo_header_block_check_length(salvo_header_block *block, const unsigned char *value, size_t length) {
+    return check_length(block, value, length);
+}
+
 int salvo_count_request(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)primary_ip; (void)local_ip; (void)primary_port; (void)local_port;
     ((salvo_header_block *)user)->requests_sent++;
@@ -49,7 +54,7 @@ size_t salvo_header_collect(char *buffer, size_t size, size_t nitems, void *user
         block->content_length_seen = 0;
     } else if (length > 15 && (buffer[0] | 0x20) == 'c' && buffer[14] == ':' &&
                strncasecmp(buffer, "content-length:", 15) == 0 &&
-               salvo_header_block_check_length(block, (const unsigned char *)buffer + 15, length - 15)) {
+               check_length(block, (const unsigned char *)buffer + 15, length - 15)) {
         block->invalid_length = 1;
         return 0;
     }
