@@ -137,6 +137,32 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("invalid").path))
     }
 
+    /// A validator reads the file where `request.fileURL` says it is, as in Alamofire, and a
+    /// data validator sees the body.
+    func testValidatorsSeeTheFileAndTheData() throws {
+        let session = testSession()
+        let small = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small"))
+        let box = Box<DownloadRequest>()
+        let seen = Box<Data>()
+        let request = session.download(try TestServers.shared.url(.nginx, "/small"), to: destination("validated")).validate { _, _, _ in
+            guard let url = box.value?.fileURL, let contents = try? Data(contentsOf: url) else {
+                return .failure(AFError.responseValidationFailed(reason: .dataFileNil))
+            }
+            seen.set(contents)
+            return .success(())
+        }
+        box.set(request)
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error, String(describing: response.error))
+        XCTAssertEqual(seen.value, small)
+        XCTAssertEqual(response.fileURL, scratch.appendingPathComponent("validated"))
+
+        let dataRequest = session.request(try TestServers.shared.url(.nginx, "/small")).validate { _, _, data in
+            data == small ? .success(()) : .failure(AFError.responseValidationFailed(reason: .dataFileNil))
+        }
+        XCTAssertNil(awaitData(dataRequest).error)
+    }
+
     /// A download with the caller's own `Range`, redirected: the second hop starts the file
     /// over (it once cut the file back to the range's start, a file that was not resumed).
     func testACallersRangeThroughARedirect() throws {

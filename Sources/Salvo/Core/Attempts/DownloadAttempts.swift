@@ -15,6 +15,8 @@ final class DownloadAttempts: AttemptHooks {
         /// The partial file, while the download owns one.
         var partialPath: String?
         var fileURL: URL?
+        /// Validators are running: the file is still the partial one, and `fileURL` says so.
+        var validating = false
         var resumeData: Data?
         var producesResumeData = false
         /// Set when the request finishes; resume-data handlers added later are answered by
@@ -47,7 +49,20 @@ final class DownloadAttempts: AttemptHooks {
     }
 
     var sendsBodySource: Bool { false }
-    var fileURL: URL? { state.withLock { $0.fileURL } }
+    /// Where the file is: in place once moved there, the partial file while validators run
+    /// (Alamofire validates a file already moved), `nil` otherwise.
+    var fileURL: URL? {
+        state.withLock { state in
+            state.fileURL ?? (state.validating ? state.partialPath.map { URL(fileURLWithPath: $0) } : nil)
+        }
+    }
+
+    /// Runs a validator with `fileURL` pointing at the partial file.
+    func validating<Result>(_ body: () -> Result) -> Result {
+        state.withLock { $0.validating = true }
+        defer { state.withLock { $0.validating = false } }
+        return body()
+    }
     var resumeData: Data? { state.withLock { $0.resumeData } }
     var downloadedSize: Int64 { state.withLock { $0.size } }
     /// The partial file, before it is moved into place.

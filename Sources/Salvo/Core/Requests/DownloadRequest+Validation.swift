@@ -65,7 +65,7 @@ extension DownloadRequest {
         let validator: @Sendable () -> Void = { [unowned self] in
             let (error, context) = mutableState.withLock { ($0.error, $0.contexts.last) }
             guard error == nil, let context, let head = context.head else { return }
-            let result = check(self, head, context)
+            let result = attempts.validating { check(self, head, context) }
             if case let .failure(failure) = result {
                 let afError = failure.asAFError(or: .responseValidationFailed(reason: .customValidationFailed(error: failure)))
                 mutableState.withLock { $0.lifecycle.failed(afError) }

@@ -59,7 +59,9 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
     /// `cancel(producingResumeData: true)`, or `nil`.
     public var resumeData: Data? { attempts.resumeData }
 
-    /// Where the finished file was moved, or `nil` until then (or when it failed).
+    /// Where the finished file was moved, or `nil` until then (or when it failed). While
+    /// validators run, the file being validated (not yet moved into place), so that a
+    /// validator can read it there, as it reads the moved file in Alamofire.
     public var fileURL: URL? { attempts.fileURL }
 
     init(downloadable: Downloadable, convertible: any URLRequestConvertible, plainSpec: RequestSpec?,
