@@ -19,20 +19,22 @@ final class ToolEntrySource: Sendable {
     /// How the list is named in messages: its path, or `(standard input)`.
     let listName: String
     private let shard: BulkShard?
-    private let state: Mutex<State>
+    // The tool names `Synchronization.Mutex` throughout: in the ThreadSanitizer build Salvo's
+    // own `Mutex` is visible here too, which makes a bare `Mutex` type ambiguous.
+    private let state: Synchronization.Mutex<State>
 
     /// A source over entries known in advance (the command line's URLs).
     init(entries: [BulkEntry], shard: BulkShard?) {
         listName = "(command line)"
         self.shard = shard
-        state = Mutex(State(pending: entries.reversed(), reader: nil))
+        state = Synchronization.Mutex(State(pending: entries.reversed(), reader: nil))
     }
 
     /// A source over an input list, which it owns from now on.
     init(reader: sending BulkInputReader, listName: String, shard: BulkShard?) {
         self.listName = listName
         self.shard = shard
-        state = Mutex(State(pending: [], reader: reader))
+        state = Synchronization.Mutex(State(pending: [], reader: reader))
     }
 
     /// The next entry of this shard, or `nil` at the end or once stopped.

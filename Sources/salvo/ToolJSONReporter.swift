@@ -7,7 +7,7 @@ import Synchronization
 final class ToolJSONReporter: ToolReporter {
     private static let progressInterval: Duration = .milliseconds(500)
     /// When each file in flight last had a progress line; the lock also orders the lines.
-    private let lastProgress = Mutex([Int: ContinuousClock.Instant]())
+    private let lastProgress = Synchronization.Mutex([Int: ContinuousClock.Instant]())
 
     func handle(_ event: BulkDownloader.Event) {
         lastProgress.withLock { lastProgress in

@@ -7,7 +7,7 @@ import Synchronization
 final class ToolLineReporter: ToolReporter {
     private let quiet: Bool
     /// The summary's failures; the lock also keeps lines from two files from interleaving.
-    private let summary = Mutex(ToolSummary())
+    private let summary = Synchronization.Mutex(ToolSummary())
 
     init(quiet: Bool) {
         self.quiet = quiet

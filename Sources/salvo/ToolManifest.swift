@@ -10,7 +10,7 @@ import Synchronization
 final class ToolManifest: Sendable {
     private let path: String
     private let temporaryPath: String
-    private let handle: Mutex<FileHandle?>
+    private let handle: Synchronization.Mutex<FileHandle?>
 
     /// Creates `FILE.tmp`, before anything is downloaded, so a manifest that cannot be
     /// written is a usage error rather than a surprise at the end.
@@ -23,7 +23,7 @@ final class ToolManifest: Sendable {
               let handle = FileHandle(forWritingAtPath: temporaryPath) else {
             throw ToolManifestError(message: "cannot write the manifest '\(path)' (creating \(temporaryPath) failed)")
         }
-        self.handle = Mutex(handle)
+        self.handle = Synchronization.Mutex(handle)
     }
 
     /// Adds the file's line.

@@ -35,10 +35,10 @@ final class ToolTerminalReporter: ToolReporter {
 
     private let begun = ContinuousClock.now
     private let inputExhausted: @Sendable () -> Bool
-    private let state = Mutex(State())
+    private let state = Synchronization.Mutex(State())
     private let columns = ToolOutput.terminalColumns
     /// The task that redraws ten times a second while the run lasts.
-    private let ticker = Mutex<Task<Void, Never>?>(nil)
+    private let ticker = Synchronization.Mutex<Task<Void, Never>?>(nil)
 
     /// - Parameter inputExhausted: Whether every entry has been started, so the total is known.
     init(inputExhausted: @escaping @Sendable () -> Bool) {

@@ -19,7 +19,10 @@ final class BulkNameClaims: Sendable {
         var nextNumber: [Int: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    /// `Synchronization.Mutex` by name: the ThreadSanitizer build's `Mutex` holds only
+    /// copyable values, and the state is not. Its critical sections touch nothing shared but
+    /// the state itself, and no concurrency test under ThreadSanitizer claims names.
+    private let state = Synchronization.Mutex(State())
 
     /// The longest final name in bytes: room is left for ` (N)` and for `.part.json`, so the
     /// partial file and its sidecar fit in Linux's 255-byte `NAME_MAX` too.
