@@ -344,6 +344,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 usePriorKnowledge = false
             } else {
                 priorKnowledgeHosts.insert(transfer.hostKey)
+                transfer.opensPriorKnowledgeConnection = true
             }
             lastPriorKnowledgeHost = transfer.hostKey
         }
@@ -387,6 +388,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         guard let contextPointer else { return }
         let transfer = Unmanaged<Transfer>.fromOpaque(contextPointer).takeRetainedValue()
         guard let easy = transfer.easy else { return }
+        if error == nil, code == CURLE_UNSUPPORTED_PROTOCOL, sendsAgainWithPriorKnowledge(transfer, easy) { return }
 
         let outcome = easy.outcome(of: transfer, code: code, error: error)
         if error != nil {
@@ -414,12 +416,16 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
         let multiplexed = outcome.metrics.isHTTP2
         let answered = outcome.head != nil
+        // The transfer that was to open the host's h2c connection ended unanswered (cancelled
+        // or timed out, possibly before connecting): no connection may exist for the others
+        // to wait for, so the next one opens one.
         let lostConnection = transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome)
+            || transfer.opensPriorKnowledgeConnection && !answered
         // Moved, not copied: the outcome holds a dozen references.
         transfer.outcome = consume outcome
         if lostConnection {
             // The h2c connection is gone (or never came up): the next transfer opens one with
-            // prior knowledge. A cancelled or timed-out stream says nothing about the
+            // prior knowledge. Otherwise a cancelled or timed-out stream says nothing about the
             // connection, which may still carry others, so it leaves the host as it is.
             priorKnowledgeHosts.remove(transfer.hostKey)
             if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
@@ -428,6 +434,31 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         for next in hostQueue.finish(host: transfer.hostKey, multiplexed: answered ? multiplexed : nil) {
             begin(next)
         }
+    }
+
+    /// An h2c transfer that asked for HTTP/2 without prior knowledge (libcurl < 8: all but the
+    /// one opening the host's connection) found no connection to multiplex onto, when the one
+    /// it waited for was cancelled or closed: libcurl then spoke HTTP/1.1 to a server that
+    /// speaks only h2c, and read its answer as "HTTP/0.9". The server took no request, so the
+    /// transfer goes again, opening a connection with prior knowledge (at most twice). Returns
+    /// whether it did.
+    private func sendsAgainWithPriorKnowledge(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
+        guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection, transfer.priorKnowledgeRetries < 2,
+              easy.getLong(CURLINFO_RESPONSE_CODE) == 0 else { return false }
+        transfer.priorKnowledgeRetries += 1
+        curl_multi_remove_handle(multi, easy.handle)
+        easy.plainProfile = nil
+        transfer.easy = nil
+        let last = active.removeLast()
+        if last !== transfer {
+            active[transfer.activeSlot] = last
+            last.activeSlot = transfer.activeSlot
+        }
+        pool.append(easy)
+        priorKnowledgeHosts.remove(transfer.hostKey)
+        if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
+        begin(transfer)
+        return true
     }
 
     /// Whether an h2c transfer's end shows its host has no usable prior-knowledge connection:

@@ -4,6 +4,29 @@ import Salvo
 import SalvoTestSupport
 
 final class H2CSuspendedStreamsTests: XCTestCase {
+    /// The request that would open a host's h2c connection is held (suspended as it starts)
+    /// and cancelled before any answer: the requests after it still complete, over HTTP/2.
+    /// They once all failed with "Received HTTP/0.9": libcurl < 8 takes prior knowledge on the
+    /// first transfer to a host only, and the others asked for HTTP/2 on a connection that
+    /// never came up.
+    func testCancellingTheRequestThatOpensTheH2CConnectionLeavesTheNextOnesOne() throws {
+        let session = Session(transport: TransportConfiguration(httpVersion: .http2PriorKnowledge), startRequestsImmediately: false,
+                              responseQueue: DispatchQueue(label: "test.responses"))
+        let url = try TestServers.shared.url(.nginxH2C, "/small")
+        let opener = session.request(url)
+        opener.resume()
+        opener.suspend()
+        opener.cancel()
+        let cancelled = awaitData(opener)
+        XCTAssertEqual(cancelled.error?.isExplicitlyCancelledError, true, String(describing: cancelled.error))
+        let next = (0..<4).map { _ in session.request(url).resume() }
+        for request in next {
+            let response = awaitData(request)
+            XCTAssertNil(response.error, String(describing: response.error))
+            XCTAssertEqual(response.metrics?.httpVersion, "2")
+        }
+    }
+
     /// Requests on one h2c connection suspended at random, then resumed or cancelled: the
     /// ones resumed all complete. libcurl 7.88 sometimes kept the last resumed streams' bodies
     /// (read from the socket, headers delivered) until their idle timeout, as no socket event
