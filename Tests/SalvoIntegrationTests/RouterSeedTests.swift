@@ -150,8 +150,24 @@ final class RouterSeedTests: XCTestCase {
     /// Client code in Swift 5 language mode must compile against Salvo: the seed router and
     /// friends in Tests/Swift5Mode/SeedRouter.swift are type-checked with `-swift-version 5`.
     func testSeedCompilesInSwift5LanguageMode() throws {
+        let (status, transcript) = try typeCheckInSwift5Mode("SeedRouter.swift")
+        XCTAssertEqual(status, 0, "Swift 5 mode check failed:\n\(transcript)")
+        XCTAssertEqual(transcript, "", "the check should compile without diagnostics")
+    }
+
+    /// Alamofire 4's `StreamRequest` is not silently missing: the compiler names
+    /// `DataStreamRequest`, as Alamofire 5's unavailable alias does.
+    func testAlamofireFoursStreamRequestNamesItsReplacement() throws {
+        let (status, transcript) = try typeCheckInSwift5Mode("AlamofireFourNames.swift")
+        XCTAssertNotEqual(status, 0, "code using StreamRequest compiled")
+        XCTAssertTrue(transcript.contains("'StreamRequest' has been renamed to 'DataStreamRequest'"), transcript)
+    }
+
+    /// Runs Tests/Swift5Mode/check.sh on one of that folder's files; returns its exit status
+    /// and everything it printed.
+    private func typeCheckInSwift5Mode(_ file: String) throws -> (Int32, String) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let script = root.appendingPathComponent("Tests/Swift5Mode/check.sh")
+        let folder = root.appendingPathComponent("Tests/Swift5Mode")
 
         // The build directory holding this test binary also holds the Salvo module it links.
         var buildDirectory = root.appendingPathComponent(".build/debug")
@@ -165,7 +181,8 @@ final class RouterSeedTests: XCTestCase {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script.path, buildDirectory.path]
+        process.arguments = [folder.appendingPathComponent("check.sh").path, buildDirectory.path,
+                             folder.appendingPathComponent(file).path]
         process.currentDirectoryURL = root
         let output = Pipe()
         process.standardOutput = output
@@ -173,7 +190,6 @@ final class RouterSeedTests: XCTestCase {
         try process.run()
         let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "Swift 5 mode check failed:\n\(transcript)")
-        XCTAssertEqual(transcript, "", "the check should compile without diagnostics")
+        return (process.terminationStatus, transcript)
     }
 }

@@ -2,13 +2,15 @@
 # Type-checks SeedRouter.swift, client code written as for Alamofire, in Swift 5 language
 # mode against the Salvo module that `swift build` produced.
 #
-# usage: Tests/Swift5Mode/check.sh [BUILD_DIR]
+# usage: Tests/Swift5Mode/check.sh [BUILD_DIR [FILE]]
 #   BUILD_DIR  the directory holding Modules/Salvo.swiftmodule; .build/debug by default.
+#   FILE       the client code to check; SeedRouter.swift here by default.
 #   SWIFTC     the compiler to use; `swiftc` on PATH by default.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build_dir=${1:-"$root/.build/debug"}
+file=${2:-"$here/SeedRouter.swift"}
 swiftc=${SWIFTC:-swiftc}
 
 if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
@@ -24,4 +26,4 @@ exec "$swiftc" -typecheck -swift-version 5 \
     -I "$root/Sources/CSalvoHeaders/include" \
     -I "$root/Sources/CZlib" \
     -I "$root/Sources/CCrypto" \
-    "$here/SeedRouter.swift"
+    "$file"
