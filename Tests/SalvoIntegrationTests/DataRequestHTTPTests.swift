@@ -171,4 +171,37 @@ final class DataRequestHTTPTests: XCTestCase {
         XCTAssertEqual(response.response?.statusCode, 200)
         XCTAssertTrue(request.isFinished)
     }
+
+    /// Alamofire 5.11's `shouldAutomaticallyResume:` overrides the session's
+    /// `startRequestsImmediately` for one request, either way.
+    func testShouldAutomaticallyResumeOverridesTheSession() throws {
+        let url = try TestServers.shared.url(.httpbin, "/get")
+        let manual = Session(startRequestsImmediately: false, responseQueue: DispatchQueue(label: "test.responses"))
+        let started = manual.request(url, shouldAutomaticallyResume: true)
+        XCTAssertEqual(awaitData(started).response?.statusCode, 200)
+
+        let automatic = testSession()
+        let held = automatic.request(url, shouldAutomaticallyResume: false)
+        let done = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        held.responseData(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        // Adding a handler resumes synchronously when it resumes at all.
+        XCTAssertTrue(held.isInitialized, "a handler started a request asked not to start")
+        held.resume()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(box.value?.response?.statusCode, 200)
+
+        for request in [automatic.download(url, shouldAutomaticallyResume: false) as Request,
+                        automatic.streamRequest(url, shouldAutomaticallyResume: false),
+                        automatic.upload(Data("x".utf8), to: url, method: .put, shouldAutomaticallyResume: false)] {
+            if let download = request as? DownloadRequest { download.response(queue: .global()) { _ in } }
+            if let stream = request as? DataStreamRequest { stream.responseStream(on: .global()) { _ in } }
+            if let upload = request as? UploadRequest { upload.response(queue: .global()) { _ in } }
+            XCTAssertTrue(request.isInitialized, "\(type(of: request)) started")
+            request.cancel()
+        }
+    }
 }

@@ -50,6 +50,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var data: Data?
         /// How long the current attempt's followed redirect hops took (seconds).
         var redirectTime: TimeInterval = 0
+        /// The factory's `shouldAutomaticallyResume`, when given: it overrides the session's
+        /// `startRequestsImmediately`.
+        var automaticResume: Bool?
         var error: AFError? { lifecycle.error }
         /// Completed or cancelled: nothing more may be sent for the request.
         var isOver: Bool { lifecycle.isOver }
@@ -369,7 +372,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         // goes.
         let startImmediately = delegate?.startRequestsImmediately ?? true
         let action = mutableState.withLock { state in
-            let action = state.lifecycle.handlerAdded(startsImmediately: startImmediately)
+            let action = state.lifecycle.handlerAdded(startsImmediately: state.automaticResume ?? startImmediately)
             if case .runHandler = action { return action }
             state.handlers.append(Handler(queue: queue, run: run))
             // Salvo's own bookkeeping never runs on the main queue, which server processes may
@@ -382,6 +385,13 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case .keepHandlerAndResume: resume()
         default: break
         }
+    }
+
+    /// Sets whether adding a response handler starts this request (`nil`: as its session
+    /// says), for the request factories' `shouldAutomaticallyResume`.
+    func resumingAutomatically(_ shouldAutomaticallyResume: Bool?) -> Self {
+        if let shouldAutomaticallyResume { mutableState.withLock { $0.automaticResume = shouldAutomaticallyResume } }
+        return self
     }
 
     /// Adds a closure that runs after all response handlers have been dispatched.

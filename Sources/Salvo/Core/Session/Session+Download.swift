@@ -14,6 +14,8 @@ extension Session {
     ///   - encoding: How the parameters are encoded. `URLEncoding.default` by default.
     ///   - headers: Extra headers. `nil` by default.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     ///   - destination: Where the finished file goes. `nil` (a new file in the temporary
     ///     directory, see `DownloadRequest.defaultDestination`) by default.
@@ -24,12 +26,14 @@ extension Session {
                          encoding: any ParameterEncoding = URLEncoding.default,
                          headers: HTTPHeaders? = nil,
                          interceptor: (any RequestInterceptor)? = nil,
+                         shouldAutomaticallyResume: Bool? = nil,
                          requestModifier: RequestModifier? = nil,
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters, encoding: encoding,
                                              headers: headers, requestModifier: requestModifier)
         return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: plainSpec(of: convertible),
                                    interceptor: interceptor, destination: destination)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DownloadRequest` from a URL, a method, `Encodable` parameters and a
@@ -42,6 +46,8 @@ extension Session {
     ///   - encoder: How they are encoded. `URLEncodedFormParameterEncoder.default` by default.
     ///   - headers: Extra headers. `nil` by default.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     ///   - destination: Where the finished file goes. `nil` (the temporary directory) by default.
     /// - Returns: The request.
@@ -51,12 +57,14 @@ extension Session {
                                                            encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
                                                            headers: HTTPHeaders? = nil,
                                                            interceptor: (any RequestInterceptor)? = nil,
+                                                           shouldAutomaticallyResume: Bool? = nil,
                                                            requestModifier: RequestModifier? = nil,
                                                            to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters, encoder: encoder,
                                                       headers: headers, requestModifier: requestModifier)
         return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: nil, interceptor: interceptor,
                                    destination: destination)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DownloadRequest` from a `URLRequestConvertible`.
@@ -64,13 +72,17 @@ extension Session {
     /// - Parameters:
     ///   - convertible: The request.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - destination: Where the finished file goes. `nil` (the temporary directory) by default.
     /// - Returns: The request.
     public func download(_ convertible: any URLRequestConvertible,
                          interceptor: (any RequestInterceptor)? = nil,
+                         shouldAutomaticallyResume: Bool? = nil,
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: nil, interceptor: interceptor,
                             destination: destination)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DownloadRequest` that continues a cancelled download from its resume data.
@@ -84,13 +96,17 @@ extension Session {
     ///     for its format). Data of another format fails the request with
     ///     `AFError.createURLRequestFailed`.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - destination: Where the finished file goes. `nil` (the temporary directory) by default.
     /// - Returns: The request.
     public func download(resumingWith data: Data,
                          interceptor: (any RequestInterceptor)? = nil,
+                         shouldAutomaticallyResume: Bool? = nil,
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         makeDownloadRequest(.resumeData(data), convertible: ResumeConvertible(resumeData: data), plainSpec: nil,
                             interceptor: interceptor, destination: destination)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     private func makeDownloadRequest(_ downloadable: DownloadRequest.Downloadable, convertible: any URLRequestConvertible,

@@ -16,6 +16,8 @@ extension Session {
     ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
     ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
     ///     pauses. `DataStreamRequest.defaultStreamBufferSize` (4 MiB) by default.
@@ -27,12 +29,14 @@ extension Session {
                                                                 headers: HTTPHeaders? = nil,
                                                                 automaticallyCancelOnStreamError: Bool = false,
                                                                 interceptor: (any RequestInterceptor)? = nil,
+                                                                shouldAutomaticallyResume: Bool? = nil,
                                                                 requestModifier: RequestModifier? = nil,
                                                                 streamBufferSize: Int = DataStreamRequest.defaultStreamBufferSize) -> DataStreamRequest {
         let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters, encoder: encoder,
                                                       headers: headers, requestModifier: requestModifier)
         return makeStreamRequest(convertible, plainSpec: nil, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
                                  interceptor: interceptor, streamBufferSize: streamBufferSize)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DataStreamRequest` from a URL, a method and headers.
@@ -44,6 +48,8 @@ extension Session {
     ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
     ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before it is sent. `nil` by default.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
     ///     pauses. 4 MiB by default.
@@ -53,6 +59,7 @@ extension Session {
                               headers: HTTPHeaders? = nil,
                               automaticallyCancelOnStreamError: Bool = false,
                               interceptor: (any RequestInterceptor)? = nil,
+                              shouldAutomaticallyResume: Bool? = nil,
                               requestModifier: RequestModifier? = nil,
                               streamBufferSize: Int = DataStreamRequest.defaultStreamBufferSize) -> DataStreamRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: nil, encoding: URLEncoding.default,
@@ -60,6 +67,7 @@ extension Session {
         return makeStreamRequest(convertible, plainSpec: plainSpec(of: convertible),
                                  automaticallyCancelOnStreamError: automaticallyCancelOnStreamError, interceptor: interceptor,
                                  streamBufferSize: streamBufferSize)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DataStreamRequest` from a `URLRequestConvertible`.
@@ -69,15 +77,19 @@ extension Session {
     ///   - automaticallyCancelOnStreamError: Whether a chunk the serializer cannot read
     ///     cancels the request. `false` by default. (A handler that throws always does.)
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - streamBufferSize: How many bytes the handlers may lag behind before the transfer
     ///     pauses. 4 MiB by default.
     /// - Returns: The request.
     public func streamRequest(_ convertible: any URLRequestConvertible,
                               automaticallyCancelOnStreamError: Bool = false,
                               interceptor: (any RequestInterceptor)? = nil,
+                              shouldAutomaticallyResume: Bool? = nil,
                               streamBufferSize: Int = DataStreamRequest.defaultStreamBufferSize) -> DataStreamRequest {
         makeStreamRequest(convertible, plainSpec: nil, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
                           interceptor: interceptor, streamBufferSize: streamBufferSize)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     private func makeStreamRequest(_ convertible: any URLRequestConvertible, plainSpec: RequestSpec?,

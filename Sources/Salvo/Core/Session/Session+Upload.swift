@@ -16,11 +16,15 @@ extension Session {
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
     ///   - requestModifier: Changes the `URLRequest` before it is sent. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(_ data: Data, to convertible: any URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-                       interceptor: (any RequestInterceptor)? = nil, fileManager: FileManager = .default,
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(data, with: plainConvertible(convertible, method, headers, requestModifier), interceptor: interceptor, fileManager: fileManager)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates an `UploadRequest` sending `data` with a `URLRequestConvertible`.
@@ -30,10 +34,14 @@ extension Session {
     ///   - convertible: The request.
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(_ data: Data, with convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         makeUploadRequest(convertible, interceptor: interceptor) { .data(data) }
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     // MARK: File
@@ -49,12 +57,16 @@ extension Session {
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
     ///   - requestModifier: Changes the `URLRequest` before it is sent. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(_ fileURL: URL, to convertible: any URLConvertible, method: HTTPMethod = .post, headers: HTTPHeaders? = nil,
-                       interceptor: (any RequestInterceptor)? = nil, fileManager: FileManager = .default,
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(fileURL, with: plainConvertible(convertible, method, headers, requestModifier), interceptor: interceptor,
                fileManager: fileManager)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates an `UploadRequest` sending the file at `fileURL` with a `URLRequestConvertible`.
@@ -64,10 +76,14 @@ extension Session {
     ///   - convertible: The request.
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(_ fileURL: URL, with convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         makeUploadRequest(convertible, interceptor: interceptor) { .file(fileURL, shouldRemove: false) }
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     // MARK: Stream
@@ -98,11 +114,15 @@ extension Session {
     ///   - convertible: The request.
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(_ stream: InputStream, with convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         let uploadable = UploadRequest.Uploadable.stream(stream)
         return makeUploadRequest(convertible, interceptor: interceptor) { uploadable }
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     // MARK: Multipart
@@ -161,13 +181,17 @@ extension Session {
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
     ///   - requestModifier: Changes the `URLRequest` before it is sent. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(multipartFormData: MultipartFormData, to url: any URLConvertible,
                        usingThreshold encodingMemoryThreshold: UInt64 = MultipartFormData.encodingMemoryThreshold,
                        method: HTTPMethod = .post, headers: HTTPHeaders? = nil, interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default, requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(multipartFormData: multipartFormData, with: plainConvertible(url, method, headers, requestModifier),
                usingThreshold: encodingMemoryThreshold, interceptor: interceptor, fileManager: fileManager)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates an `UploadRequest` sending a multipart form, with a `URLRequestConvertible`.
@@ -178,10 +202,13 @@ extension Session {
     ///   - encodingMemoryThreshold: See the closure overload.
     ///   - interceptor: The request's own interceptor. `nil` by default.
     ///   - fileManager: Kept for compatibility. `.default` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
     public func upload(multipartFormData: MultipartFormData, with request: any URLRequestConvertible,
                        usingThreshold encodingMemoryThreshold: UInt64 = MultipartFormData.encodingMemoryThreshold,
-                       interceptor: (any RequestInterceptor)? = nil, fileManager: FileManager = .default) -> UploadRequest {
+                       interceptor: (any RequestInterceptor)? = nil,
+                       shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default) -> UploadRequest {
         let convertible = MultipartConvertible(base: request, contentType: multipartFormData.contentType)
         return makeUploadRequest(convertible, interceptor: interceptor) {
             switch try multipartFormData.encodedBody(threshold: encodingMemoryThreshold) {
@@ -189,6 +216,7 @@ extension Session {
             case let .file(url): return .file(url, shouldRemove: true)
             }
         }
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     // MARK: Helpers

@@ -165,6 +165,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     ///   - encoding: How the parameters are encoded. `URLEncoding.default` by default.
     ///   - headers: Extra headers. `nil` by default.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     /// - Returns: The request.
     open func request(_ convertible: any URLConvertible,
@@ -173,11 +175,15 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                       encoding: any ParameterEncoding = URLEncoding.default,
                       headers: HTTPHeaders? = nil,
                       interceptor: (any RequestInterceptor)? = nil,
+                      shouldAutomaticallyResume: Bool? = nil,
                       requestModifier: RequestModifier? = nil) -> DataRequest {
         let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters, encoding: encoding,
                                              headers: headers, requestModifier: requestModifier)
-        if let spec = plainSpec(of: convertible) { return makeDataRequest(.plain(spec), interceptor: interceptor) }
+        if let spec = plainSpec(of: convertible) {
+            return makeDataRequest(.plain(spec), interceptor: interceptor).resumingAutomatically(shouldAutomaticallyResume)
+        }
         return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DataRequest` from a URL, a method, `Encodable` parameters and a
@@ -190,6 +196,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     ///   - encoder: How they are encoded. `URLEncodedFormParameterEncoder.default` by default.
     ///   - headers: Extra headers. `nil` by default.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     ///   - requestModifier: Changes the `URLRequest` before encoding. `nil` by default.
     /// - Returns: The request.
     open func request<Parameters: Encodable & Sendable>(_ convertible: any URLConvertible,
@@ -198,10 +206,12 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                                                         encoder: any ParameterEncoder = URLEncodedFormParameterEncoder.default,
                                                         headers: HTTPHeaders? = nil,
                                                         interceptor: (any RequestInterceptor)? = nil,
+                                                        shouldAutomaticallyResume: Bool? = nil,
                                                         requestModifier: RequestModifier? = nil) -> DataRequest {
         let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters, encoder: encoder,
                                                       headers: headers, requestModifier: requestModifier)
         return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     /// Creates a `DataRequest` from a `URLRequestConvertible`, such as a router enum or a
@@ -210,9 +220,13 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     /// - Parameters:
     ///   - convertible: The request.
     ///   - interceptor: The request's own interceptor. `nil` by default.
+    ///   - shouldAutomaticallyResume: Whether adding a response handler starts the request;
+    ///     `nil` (the default) follows the session's `startRequestsImmediately`.
     /// - Returns: The request.
-    open func request(_ convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil) -> DataRequest {
+    open func request(_ convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
+                      shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
         makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
+            .resumingAutomatically(shouldAutomaticallyResume)
     }
 
     private func makeDataRequest(_ origin: RequestOrigin, interceptor: (any RequestInterceptor)?) -> DataRequest {
