@@ -20,8 +20,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     // is written before the loop thread starts and read by `shutdown` after that.
 
     package enum Command {
-        /// Runs a transfer; `suspended`: its request is suspended, so it starts paused.
-        case add(Transfer, suspended: Bool)
+        case add(Transfer)
         case cancel(Transfer)
         case pause(Transfer)
         case resume(Transfer)
@@ -124,7 +123,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             return (false, false)
         }
         if wake { curl_multi_wakeup(multi) }
-        if rejected, case let .add(transfer, _) = command {
+        if rejected, case let .add(transfer) = command {
             transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
             transfer.deliveryQueue.async { transfer.deliver() }
         }
@@ -208,9 +207,8 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
     private func handle(_ command: Command) {
         switch command {
-        case let .add(transfer, suspended):
+        case let .add(transfer):
             guard transfer.phase == .created else { return }
-            if suspended { transfer.holds.insert(.suspended) }
             // On libcurl < 8 an h2c host must be served by the one prior-knowledge connection.
             let single = transfer.priorKnowledge && !curl.reusesPriorKnowledgeConnections
             if hostQueue.admit(transfer, host: transfer.hostKey, singleConnection: single) {
@@ -440,11 +438,12 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// one opening the host's connection) found no connection to multiplex onto, when the one
     /// it waited for was cancelled or closed: libcurl then spoke HTTP/1.1 to a server that
     /// speaks only h2c, and read its answer as "HTTP/0.9". The server took no request, so the
-    /// transfer goes again, opening a connection with prior knowledge (at most twice). Returns
-    /// whether it did.
+    /// transfer goes again, opening a connection with prior knowledge (once: it is then the
+    /// opener). Returns whether it did.
     private func sendsAgainWithPriorKnowledge(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
-        guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection, transfer.priorKnowledgeRetries < 2,
-              easy.getLong(CURLINFO_RESPONSE_CODE) == 0 else { return false }
+        // A body source is read again from its start, if it can be (a stream cannot).
+        guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection, transfer.priorKnowledgeRetries == 0,
+              easy.getLong(CURLINFO_RESPONSE_CODE) == 0, transfer.bodySource?.rewind() ?? true else { return false }
         transfer.priorKnowledgeRetries += 1
         curl_multi_remove_handle(multi, easy.handle)
         easy.plainProfile = nil
@@ -493,7 +492,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             defer { inbox.commands.removeAll() }
             return inbox.commands
         }
-        for case let .add(transfer, _) in late where transfer.phase == .created {
+        for case let .add(transfer) in late where transfer.phase == .created {
             transfer.phase = .done
             transfer.outcome = TransferOutcome(head: nil, body: Data(), error: error, metrics: TransferMetrics())
             enqueueDelivery(transfer)

@@ -123,8 +123,7 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     @exclusivity(unchecked) package internal(set) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) package internal(set) var activeSlot = 0
-    /// Why the client holds the transfer paused (loop thread; a request suspended before its
-    /// transfer starts says so in `EventLoop.Command.add`).
+    /// Why the client holds the transfer paused (loop thread, but for `startsSuspended()`).
     @exclusivity(unchecked) package internal(set) var holds: Holds = []
     /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
     /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
@@ -167,6 +166,14 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
         self.deliveryQueue = deliveryQueue
         self.owner = owner
         if let makeSink { sink = makeSink(self) }
+    }
+
+    /// Marks a transfer whose request is suspended, so that it starts paused. Called by the
+    /// request layer before it hands the transfer to the loop, under the request's lock, so a
+    /// resume that follows finds the mark (as a `.resume` command could arrive before the
+    /// `.add`); never after.
+    package func startsSuspended() {
+        holds.insert(.suspended)
     }
 
     /// Runs on `deliveryQueue`, once.

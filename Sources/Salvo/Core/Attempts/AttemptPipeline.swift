@@ -219,10 +219,9 @@ struct AttemptPipeline: Sendable {
                               onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
-        var startsPaused = false
         let accepted = request.mutableState.withLock { state -> Announce?? in
             guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
-            startsPaused = paused
+            if paused { transfer.startsSuspended() }
             if redirectHop {
                 state.contexts.replaceLast(context)
             } else {
@@ -249,7 +248,7 @@ struct AttemptPipeline: Sendable {
                 onRequest.queue.async { onRequest.handler(urlRequest) }
             }
         }
-        loop.send(.add(transfer, suspended: startsPaused))
+        loop.send(.add(transfer))
     }
 
     /// What the engine is asked to do for one attempt, but for the attempt hooks' part.
