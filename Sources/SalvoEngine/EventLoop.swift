@@ -405,11 +405,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         // from a reset: libcurl counts those re-sends in a per-handle counter that only
         // curl_easy_reset clears, and fails the transfer on the sixth.
         if code != CURLE_OK || !outcome.metrics.connectionReused || easy.requestWasResent { easy.plainProfile = nil }
-        let last = active.removeLast()
-        if last !== transfer {
-            active[transfer.activeSlot] = last
-            last.activeSlot = transfer.activeSlot
-        }
+        removeFromActive(transfer)
         pool.append(easy)
 
         let multiplexed = outcome.metrics.isHTTP2
@@ -434,6 +430,15 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         }
     }
 
+    /// Takes a transfer out of the running list: the last one moves into its slot.
+    private func removeFromActive(_ transfer: Transfer) {
+        let last = active.removeLast()
+        if last !== transfer {
+            active[transfer.activeSlot] = last
+            last.activeSlot = transfer.activeSlot
+        }
+    }
+
     /// An h2c transfer that asked for HTTP/2 without prior knowledge (libcurl < 8: all but the
     /// one opening the host's connection) found no connection to multiplex onto, when the one
     /// it waited for was cancelled or closed: libcurl then spoke HTTP/1.1 to a server that
@@ -442,17 +447,14 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// opener). Returns whether it did.
     private func sendsAgainWithPriorKnowledge(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
         // A body source is read again from its start, if it can be (a stream cannot).
-        guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection, transfer.priorKnowledgeRetries == 0,
+        // Once: sent again, the transfer opens the connection (`begin`), and an opener is not
+        // sent again.
+        guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection,
               easy.getLong(CURLINFO_RESPONSE_CODE) == 0, transfer.bodySource?.rewind() ?? true else { return false }
-        transfer.priorKnowledgeRetries += 1
         curl_multi_remove_handle(multi, easy.handle)
         easy.plainProfile = nil
         transfer.easy = nil
-        let last = active.removeLast()
-        if last !== transfer {
-            active[transfer.activeSlot] = last
-            last.activeSlot = transfer.activeSlot
-        }
+        removeFromActive(transfer)
         pool.append(easy)
         priorKnowledgeHosts.remove(transfer.hostKey)
         if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }

@@ -125,14 +125,12 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     @exclusivity(unchecked) package internal(set) var activeSlot = 0
     /// Why the client holds the transfer paused (loop thread, but for `startsSuspended()`).
     @exclusivity(unchecked) package internal(set) var holds: Holds = []
-    /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
-    /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
-    /// transfer (see `EventLoop.watch`).
     /// This transfer asked for prior knowledge to open its host's h2c connection, which the
     /// host's other transfers wait to multiplex onto (libcurl < 8; see `EventLoop.begin`).
     @exclusivity(unchecked) package internal(set) var opensPriorKnowledgeConnection = false
-    /// How often the loop sent it again with prior knowledge (`EventLoop.finish`).
-    @exclusivity(unchecked) package internal(set) var priorKnowledgeRetries = 0
+    /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
+    /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
+    /// transfer (see `EventLoop.watch`).
     @exclusivity(unchecked) package internal(set) var watchedBytes: Int64 = -1
     @exclusivity(unchecked) package internal(set) var quietSince: UInt64 = 0
     @exclusivity(unchecked) package internal(set) var nudgeAfter: UInt64 = 0

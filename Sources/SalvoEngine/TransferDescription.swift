@@ -5,11 +5,10 @@ import Foundation
 /// loop thread, then the delivery queue) changes the transfer.
 ///
 /// A class, so the hand-over passes one reference: as a struct of this size it was copied whole
-/// three times per request (~750 instructions). `@unchecked Sendable`: one thread fills it in
-/// (the one sending the attempt), and it is handed on with the transfer, through the loop's
-/// inbox lock, and never written again; no runtime exclusivity check is needed for the same
-/// reason.
-package final class TransferDescription: @unchecked Sendable {
+/// three times per request (~750 instructions). No runtime exclusivity check is needed: it is
+/// written by one thread, then only read.
+package final class TransferDescription: @unchecked Sendable { // filled in by the thread sending the attempt, handed to the loop with its Transfer through the EventLoop inbox Mutex, never written after
+
     @exclusivity(unchecked) package var url: String
     /// `scheme://authority`, a slice of `url` (no copy).
     @exclusivity(unchecked) package var hostKey: Substring
