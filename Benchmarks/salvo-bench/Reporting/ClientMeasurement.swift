@@ -16,6 +16,10 @@ struct ClientMeasurement: Codable, Sendable {
     /// CPU microseconds per `JSONDecoder().decode(Small.self, from:)` on the served JSON,
     /// measured in the same process after the requests: the decoding row only.
     var decodeMicroseconds: Double?
+    /// CPU microseconds per Foundation `HTTPURLResponse` built from the served response's
+    /// header fields, measured in the same process after the requests: the rows that read
+    /// `response.response` only.
+    var responseObjectMicroseconds: Double?
 
     var requestsPerSecond: Double { Double(requests) / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }

@@ -26,7 +26,7 @@ extension DispatchCaseOutcome {
         }
         Console.line("\n" + table.rendered)
         let goal = DispatchGoal.caseLine(self).map { [$0] } ?? []
-        for line in notes + ratioLines + decodingLines + goal { Console.line("  " + line) }
+        for line in notes + ratioLines + decodingLines + responseObjectLines + goal { Console.line("  " + line) }
     }
 
     private var ratioLines: [String] {
@@ -60,6 +60,19 @@ extension DispatchCaseOutcome {
         return ["salvo-decodable: \(extra); JSONDecoder().decode(Small.self) alone \(Format.fixed(decode.median, 1)) µs CPU"]
     }
 
+    /// What Foundation's own `HTTPURLResponse` costs on the served headers, beside each row
+    /// that reads `response.response`: the part of its CPU no Salvo change can remove.
+    private var responseObjectLines: [String] {
+        DispatchClient.allCases.filter(\.readsResponseObject).compactMap { client in
+            guard let object = responseObjectMicroseconds(client)?.median else { return nil }
+            var line = "\(client.rawValue): Foundation's HTTPURLResponse init alone on these headers \(Format.fixed(object, 1)) µs CPU"
+            if let mine = cpuPerRequest(client)?.median, let base = cpuPerRequest(Self.ratioBaseline)?.median, base > 0 {
+                line += "; without it, CPU × C poll \(Format.fixed((mine - object) / base, 2))"
+            }
+            return line
+        }
+    }
+
     func record(into report: inout BenchReport) {
         for client in clients {
             if let reason = unavailable[client] {
@@ -89,6 +102,9 @@ extension DispatchCaseOutcome {
             }
             if client != .urlSession, let ratio = ratio(client, to: .urlSession) { figures["ratioToURLSession"] = ratio }
             if let decode = decodeMicroseconds(client) { figures["jsonDecoderMicrosecondsPerDecode"] = decode.median }
+            if let object = responseObjectMicroseconds(client) {
+                figures["httpURLResponseInitMicroseconds"] = object.median
+            }
             if client == .salvoDecodable, let extra = extraCPU(client, over: .salvo) {
                 figures["extraCPUMicrosecondsOverSalvo"] = extra
             }

@@ -47,6 +47,12 @@ struct DispatchCaseOutcome {
         return figures.isEmpty ? nil : Statistics(figures)
     }
 
+    /// CPU microseconds per Foundation `HTTPURLResponse` alone, measured by `client`'s children.
+    func responseObjectMicroseconds(_ client: DispatchClient) -> Statistics? {
+        let figures = samples[client]?.compactMap(\.responseObjectMicroseconds) ?? []
+        return figures.isEmpty ? nil : Statistics(figures)
+    }
+
     /// Median CPU per request of `client` over `baseline`'s.
     func cpuRatio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
         guard let mine = cpuPerRequest(client)?.median, let theirs = cpuPerRequest(baseline)?.median, theirs > 0 else { return nil }

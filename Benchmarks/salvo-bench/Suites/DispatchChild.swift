@@ -6,7 +6,8 @@ import Foundation
 ///     salvo-bench --child CLIENT --url URL --protocol h1|h2c --count N --inflight K --warmup W
 ///
 /// CPU and peak memory are the child's own, so they are the client's alone. The decoding
-/// row's child also times `JSONDecoder` alone on the same bytes, after its requests.
+/// row's child also times `JSONDecoder` alone on the same bytes, after its requests, and the
+/// children of rows that read `response.response` time Foundation's `HTTPURLResponse` alone.
 enum DispatchChild {
     static let flag = "--child"
 
@@ -43,6 +44,11 @@ enum DispatchChild {
                 // After the requests, so it changes none of their figures; at least as many
                 // decodes as requests, so a short run still gives a steady figure.
                 measurement.decodeMicroseconds = try JSONDecodeTimer.microsecondsPerDecode(iterations: max(request.count, 20_000))
+            }
+            if request.client.readsResponseObject {
+                let session = SalvoSessionFactory.make(protocol: request.protocol, inflight: 1, responseQueue: .global())
+                measurement.responseObjectMicroseconds = try ResponseObjectTimer.microsecondsPerResponse(
+                    session: session, url: request.url, iterations: max(request.count, 20_000))
             }
             let line = try JSONEncoder().encode(measurement)
             FileHandle.standardOutput.write(line + Data("\n".utf8))

@@ -67,6 +67,12 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         self == .salvoDecodable ? "small.json" : "small"
     }
 
+    /// Whether the client reads `response.response`, so that its child also times
+    /// Foundation's `HTTPURLResponse` alone on the served headers.
+    var readsResponseObject: Bool {
+        [.salvo, .salvoAsync, .salvoDecodable].contains(self)
+    }
+
     /// The C driver sending the same request bytes as this Salvo client, over the same loop
     /// (`curl_multi_poll`): the difference is the Swift layer alone. The decoding row asks
     /// for another path, so no driver sends its bytes.

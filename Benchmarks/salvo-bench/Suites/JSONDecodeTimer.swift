@@ -10,10 +10,10 @@ enum JSONDecodeTimer {
         let body = Data(NginxConfiguration.smallJSON.utf8)
         var sink = 0
         for _ in 0..<max(iterations / 10, 100) { sink &+= try decode(body) }
-        let start = threadCPUNanoseconds()
+        let start = ThreadCPUClock.nanoseconds()
         // A new decoder each time, as `responseDecodable`'s default argument makes one per request.
         for _ in 0..<iterations { sink &+= try decode(body) }
-        let elapsed = threadCPUNanoseconds() - start
+        let elapsed = ThreadCPUClock.nanoseconds() - start
         guard sink != 0 else { throw BenchError("JSONDecoder decoded nothing") }
         return Double(elapsed) / 1e3 / Double(iterations)
     }
@@ -23,9 +23,4 @@ enum JSONDecodeTimer {
         try JSONDecoder().decode(Small.self, from: body).count
     }
 
-    private static func threadCPUNanoseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return time.tv_sec * 1_000_000_000 + time.tv_nsec
-    }
 }
