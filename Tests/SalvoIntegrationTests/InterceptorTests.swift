@@ -22,7 +22,7 @@ private final class Trail: Sendable {
 }
 
 /// The `headers` object httpbin echoes, as strings.
-private func echoedHeaders(_ data: Data?) -> [String: String] {
+func echoedHeaders(_ data: Data?) -> [String: String] {
     guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
           let headers = object["headers"] as? [String: Any] else { return [:] }
     return headers.compactMapValues { $0 as? String }
@@ -30,7 +30,7 @@ private func echoedHeaders(_ data: Data?) -> [String: String] {
 
 /// An adapter that appends `label` to the `X-Order` header, so the server's echo shows the
 /// order adapters ran in.
-private func orderAdapter(_ label: String) -> Adapter {
+func orderAdapter(_ label: String) -> Adapter {
     Adapter { request, _, completion in
         var request = request
         let previous = request.headers.value(for: "X-Order")

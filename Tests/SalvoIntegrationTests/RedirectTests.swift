@@ -21,11 +21,6 @@ private func echo(_ data: Data?) -> [String: Any] {
     return object
 }
 
-private func echoedHeaders(_ data: Data?) -> [String: String] {
-    (echo(data)["headers"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
-}
-
-
 final class RedirectTests: XCTestCase {
     func testRedirectChainIsFollowed() throws {
         let session = redirectSession()

@@ -18,9 +18,11 @@ import FoundationNetworking
 /// when it is serial (the default).
 ///
 /// - Note: Differences from Alamofire: the default queue is a private serial queue rather
-///   than `.main`, which a server process may never drain. The closures are `@Sendable`,
-///   since events arrive from Salvo's threads. Where Alamofire's closures concern the
-///   `URLSessionTask` (`requestDidCreateTask`, `requestDidFailTaskEarlyWithError`,
+///   than `.main`, which a server process may never drain. As in Alamofire, the closures
+///   are plain (not `@Sendable`), so Swift 6 code may set closures that capture non-`Sendable`
+///   state: they run only on `queue`, and what they capture must be safe to use there.
+///   Where Alamofire's closures concern the `URLSessionTask` (`requestDidCreateTask`,
+///   `requestDidFailTaskEarlyWithError`,
 ///   `requestDidCompleteTaskWithError`), Salvo's concern the attempt's transfer
 ///   (`requestDidCreateTransfer`, `requestDidFailTransferWithError`,
 ///   `requestDidCompleteAttemptWithError`), and metrics are `TransferMetrics`. The
@@ -32,33 +34,35 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
 
     /// Every closure, behind one lock; each event copies its closure out and calls it after
     /// the lock is released, so a closure may itself set closures without deadlocking.
-    private struct Closures: Sendable {
-        var requestDidCreateInitialURLRequest: (@Sendable (Request, URLRequest) -> Void)?
-        var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)?
-        var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)?
-        var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)?
-        var requestDidCreateURLRequest: (@Sendable (Request, URLRequest) -> Void)?
-        var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)?
-        var requestDidGatherMetrics: (@Sendable (Request, TransferMetrics) -> Void)?
-        var requestDidFailTransferWithError: (@Sendable (Request, AFError) -> Void)?
-        var requestDidCompleteAttemptWithError: (@Sendable (Request, AFError?) -> Void)?
-        var requestIsRetrying: (@Sendable (Request) -> Void)?
-        var requestDidFinish: (@Sendable (Request) -> Void)?
-        var requestDidResume: (@Sendable (Request) -> Void)?
-        var requestDidSuspend: (@Sendable (Request) -> Void)?
-        var requestDidCancel: (@Sendable (Request) -> Void)?
+    private struct Closures: @unchecked Sendable { // under `closures`' Mutex; each closure runs only on `queue`
+        // Alamofire's closure types are plain: what a closure captures is its setter's to make
+        // safe on `queue`, the one queue it is called on.
+        var requestDidCreateInitialURLRequest: ((Request, URLRequest) -> Void)?
+        var requestDidFailToCreateURLRequestWithError: ((Request, AFError) -> Void)?
+        var requestDidAdaptInitialRequestToAdaptedRequest: ((Request, URLRequest, URLRequest) -> Void)?
+        var requestDidFailToAdaptURLRequestWithError: ((Request, URLRequest, AFError) -> Void)?
+        var requestDidCreateURLRequest: ((Request, URLRequest) -> Void)?
+        var requestDidCreateTransfer: ((Request, URLRequest) -> Void)?
+        var requestDidGatherMetrics: ((Request, TransferMetrics) -> Void)?
+        var requestDidFailTransferWithError: ((Request, AFError) -> Void)?
+        var requestDidCompleteAttemptWithError: ((Request, AFError?) -> Void)?
+        var requestIsRetrying: ((Request) -> Void)?
+        var requestDidFinish: ((Request) -> Void)?
+        var requestDidResume: ((Request) -> Void)?
+        var requestDidSuspend: ((Request) -> Void)?
+        var requestDidCancel: ((Request) -> Void)?
         var requestDidValidateRequestResponseDataWithResult:
-            (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
-        var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)?
+            ((DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
+        var requestDidParseResponse: ((DataRequest, DataResponse<Data?, AFError>) -> Void)?
         var requestDidValidateRequestResponseFileURLWithResult:
-            (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
-        var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)?
-        var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
-        var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)?
-        var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)?
-        var requestDidProvideInputStream: (@Sendable (UploadRequest, InputStream) -> Void)?
+            ((DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
+        var requestDidCreateDestinationURL: ((DownloadRequest, URL) -> Void)?
+        var requestDidParseDownloadResponse: ((DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
+        var requestDidCreateUploadable: ((UploadRequest, UploadRequest.Uploadable) -> Void)?
+        var requestDidFailToCreateUploadableWithError: ((UploadRequest, AFError) -> Void)?
+        var requestDidProvideInputStream: ((UploadRequest, InputStream) -> Void)?
         var requestDidValidateRequestResponseWithResult:
-            (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)?
+            ((DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)?
     }
 
     private let closures = Mutex(Closures())
@@ -77,145 +81,145 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
     // MARK: Closures
 
     /// Called on `request(_:didCreateInitialURLRequest:)`.
-    open var requestDidCreateInitialURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
+    open var requestDidCreateInitialURLRequest: ((Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateInitialURLRequest } }
         set { closures.withLock { $0.requestDidCreateInitialURLRequest = newValue } }
     }
 
     /// Called on `request(_:didFailToCreateURLRequestWithError:)`.
-    open var requestDidFailToCreateURLRequestWithError: (@Sendable (Request, AFError) -> Void)? {
+    open var requestDidFailToCreateURLRequestWithError: ((Request, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToCreateURLRequestWithError } }
         set { closures.withLock { $0.requestDidFailToCreateURLRequestWithError = newValue } }
     }
 
     /// Called on `request(_:didAdaptInitialRequest:to:)`.
-    open var requestDidAdaptInitialRequestToAdaptedRequest: (@Sendable (Request, URLRequest, URLRequest) -> Void)? {
+    open var requestDidAdaptInitialRequestToAdaptedRequest: ((Request, URLRequest, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest } }
         set { closures.withLock { $0.requestDidAdaptInitialRequestToAdaptedRequest = newValue } }
     }
 
     /// Called on `request(_:didFailToAdaptURLRequest:withError:)`.
-    open var requestDidFailToAdaptURLRequestWithError: (@Sendable (Request, URLRequest, AFError) -> Void)? {
+    open var requestDidFailToAdaptURLRequestWithError: ((Request, URLRequest, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError } }
         set { closures.withLock { $0.requestDidFailToAdaptURLRequestWithError = newValue } }
     }
 
     /// Called on `request(_:didCreateURLRequest:)`, with the adapted request of each attempt.
-    open var requestDidCreateURLRequest: (@Sendable (Request, URLRequest) -> Void)? {
+    open var requestDidCreateURLRequest: ((Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateURLRequest } }
         set { closures.withLock { $0.requestDidCreateURLRequest = newValue } }
     }
 
     /// Called on `request(_:didCreateTransferFor:)`, with the `URLRequest` the attempt sends
     /// (also on each redirect hop). Salvo's counterpart of Alamofire's `requestDidCreateTask`.
-    open var requestDidCreateTransfer: (@Sendable (Request, URLRequest) -> Void)? {
+    open var requestDidCreateTransfer: ((Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateTransfer } }
         set { closures.withLock { $0.requestDidCreateTransfer = newValue } }
     }
 
     /// Called on `request(_:didGatherMetrics:)`, once per attempt.
-    open var requestDidGatherMetrics: (@Sendable (Request, TransferMetrics) -> Void)? {
+    open var requestDidGatherMetrics: ((Request, TransferMetrics) -> Void)? {
         get { closures.withLock { $0.requestDidGatherMetrics } }
         set { closures.withLock { $0.requestDidGatherMetrics = newValue } }
     }
 
     /// Called on `request(_:didFailTransferWithError:)`. Salvo's counterpart of Alamofire's
     /// `requestDidFailTaskEarlyWithError`.
-    open var requestDidFailTransferWithError: (@Sendable (Request, AFError) -> Void)? {
+    open var requestDidFailTransferWithError: ((Request, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailTransferWithError } }
         set { closures.withLock { $0.requestDidFailTransferWithError = newValue } }
     }
 
     /// Called on `request(_:didCompleteAttemptWithError:)`, once per attempt. Salvo's
     /// counterpart of Alamofire's `requestDidCompleteTaskWithError`.
-    open var requestDidCompleteAttemptWithError: (@Sendable (Request, AFError?) -> Void)? {
+    open var requestDidCompleteAttemptWithError: ((Request, AFError?) -> Void)? {
         get { closures.withLock { $0.requestDidCompleteAttemptWithError } }
         set { closures.withLock { $0.requestDidCompleteAttemptWithError = newValue } }
     }
 
     /// Called on `requestIsRetrying(_:)`.
-    open var requestIsRetrying: (@Sendable (Request) -> Void)? {
+    open var requestIsRetrying: ((Request) -> Void)? {
         get { closures.withLock { $0.requestIsRetrying } }
         set { closures.withLock { $0.requestIsRetrying = newValue } }
     }
 
     /// Called on `requestDidFinish(_:)`.
-    open var requestDidFinish: (@Sendable (Request) -> Void)? {
+    open var requestDidFinish: ((Request) -> Void)? {
         get { closures.withLock { $0.requestDidFinish } }
         set { closures.withLock { $0.requestDidFinish = newValue } }
     }
 
     /// Called on `requestDidResume(_:)`.
-    open var requestDidResume: (@Sendable (Request) -> Void)? {
+    open var requestDidResume: ((Request) -> Void)? {
         get { closures.withLock { $0.requestDidResume } }
         set { closures.withLock { $0.requestDidResume = newValue } }
     }
 
     /// Called on `requestDidSuspend(_:)`.
-    open var requestDidSuspend: (@Sendable (Request) -> Void)? {
+    open var requestDidSuspend: ((Request) -> Void)? {
         get { closures.withLock { $0.requestDidSuspend } }
         set { closures.withLock { $0.requestDidSuspend = newValue } }
     }
 
     /// Called on `requestDidCancel(_:)`.
-    open var requestDidCancel: (@Sendable (Request) -> Void)? {
+    open var requestDidCancel: ((Request) -> Void)? {
         get { closures.withLock { $0.requestDidCancel } }
         set { closures.withLock { $0.requestDidCancel = newValue } }
     }
 
     /// Called on `request(_:didValidateRequest:response:data:withResult:)`.
     open var requestDidValidateRequestResponseDataWithResult:
-        (@Sendable (DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)? {
+        ((DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult } }
         set { closures.withLock { $0.requestDidValidateRequestResponseDataWithResult = newValue } }
     }
 
     /// Called on `request(_:didParseResponse:)` for the unserialized `DataResponse<Data?, AFError>`.
-    open var requestDidParseResponse: (@Sendable (DataRequest, DataResponse<Data?, AFError>) -> Void)? {
+    open var requestDidParseResponse: ((DataRequest, DataResponse<Data?, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidParseResponse } }
         set { closures.withLock { $0.requestDidParseResponse = newValue } }
     }
 
     /// Called on `request(_:didValidateRequest:response:fileURL:withResult:)`.
     open var requestDidValidateRequestResponseFileURLWithResult:
-        (@Sendable (DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)? {
+        ((DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult } }
         set { closures.withLock { $0.requestDidValidateRequestResponseFileURLWithResult = newValue } }
     }
 
     /// Called on `request(_:didCreateDestinationURL:)`.
-    open var requestDidCreateDestinationURL: (@Sendable (DownloadRequest, URL) -> Void)? {
+    open var requestDidCreateDestinationURL: ((DownloadRequest, URL) -> Void)? {
         get { closures.withLock { $0.requestDidCreateDestinationURL } }
         set { closures.withLock { $0.requestDidCreateDestinationURL = newValue } }
     }
 
     /// Called on `request(_:didParseResponse:)` for the unserialized `DownloadResponse<URL?, AFError>`.
-    open var requestDidParseDownloadResponse: (@Sendable (DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)? {
+    open var requestDidParseDownloadResponse: ((DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)? {
         get { closures.withLock { $0.requestDidParseDownloadResponse } }
         set { closures.withLock { $0.requestDidParseDownloadResponse = newValue } }
     }
 
     /// Called on `request(_:didCreateUploadable:)`.
-    open var requestDidCreateUploadable: (@Sendable (UploadRequest, UploadRequest.Uploadable) -> Void)? {
+    open var requestDidCreateUploadable: ((UploadRequest, UploadRequest.Uploadable) -> Void)? {
         get { closures.withLock { $0.requestDidCreateUploadable } }
         set { closures.withLock { $0.requestDidCreateUploadable = newValue } }
     }
 
     /// Called on `request(_:didFailToCreateUploadableWithError:)`.
-    open var requestDidFailToCreateUploadableWithError: (@Sendable (UploadRequest, AFError) -> Void)? {
+    open var requestDidFailToCreateUploadableWithError: ((UploadRequest, AFError) -> Void)? {
         get { closures.withLock { $0.requestDidFailToCreateUploadableWithError } }
         set { closures.withLock { $0.requestDidFailToCreateUploadableWithError = newValue } }
     }
 
     /// Called on `request(_:didProvideInputStream:)`.
-    open var requestDidProvideInputStream: (@Sendable (UploadRequest, InputStream) -> Void)? {
+    open var requestDidProvideInputStream: ((UploadRequest, InputStream) -> Void)? {
         get { closures.withLock { $0.requestDidProvideInputStream } }
         set { closures.withLock { $0.requestDidProvideInputStream = newValue } }
     }
 
     /// Called on `request(_:didValidateRequest:response:withResult:)` for a `DataStreamRequest`.
     open var requestDidValidateRequestResponseWithResult:
-        (@Sendable (DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)? {
+        ((DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)? {
         get { closures.withLock { $0.requestDidValidateRequestResponseWithResult } }
         set { closures.withLock { $0.requestDidValidateRequestResponseWithResult = newValue } }
     }

@@ -40,6 +40,7 @@ open class Adapter: RequestInterceptor, @unchecked Sendable { // no lock: only i
     /// Creates an adapter that runs `adaptHandler` for every attempt.
     ///
     /// - Parameter adaptHandler: Adapts the request; must call its completion exactly once.
+    @preconcurrency
     public init(_ adaptHandler: @escaping AdaptHandler) {
         self.adaptHandler = adaptHandler
     }
@@ -50,6 +51,7 @@ open class Adapter: RequestInterceptor, @unchecked Sendable { // no lock: only i
     ///   - urlRequest: The request to adapt.
     ///   - session: The `Session` running it.
     ///   - completion: Receives the adapted request or an error.
+    @preconcurrency
     open func adapt(_ urlRequest: URLRequest, for session: Session,
                     completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         adaptHandler(urlRequest, session, completion)
@@ -64,6 +66,7 @@ open class Adapter: RequestInterceptor, @unchecked Sendable { // no lock: only i
     ///   - urlRequest: The request to adapt.
     ///   - state: The request's id and session.
     ///   - completion: Receives the adapted request or an error.
+    @preconcurrency
     open func adapt(_ urlRequest: URLRequest, using state: RequestAdapterState,
                     completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         adaptHandler(urlRequest, state.session, completion)
@@ -75,6 +78,7 @@ extension RequestAdapter where Self == Adapter {
     ///
     /// - Parameter closure: Adapts the request; must call its completion exactly once.
     /// - Returns: The adapter.
+    @preconcurrency
     public static func adapter(using closure: @escaping AdaptHandler) -> Adapter {
         Adapter(closure)
     }
@@ -95,6 +99,7 @@ open class Retrier: RequestInterceptor, @unchecked Sendable { // no lock: only i
     /// Creates a retrier that runs `retryHandler` after every failed attempt.
     ///
     /// - Parameter retryHandler: Decides; must call its completion exactly once.
+    @preconcurrency
     public init(_ retryHandler: @escaping RetryHandler) {
         self.retryHandler = retryHandler
     }
@@ -106,6 +111,7 @@ open class Retrier: RequestInterceptor, @unchecked Sendable { // no lock: only i
     ///   - session: The `Session` running it.
     ///   - error: Why the attempt failed.
     ///   - completion: Receives the decision.
+    @preconcurrency
     open func retry(_ request: Request, for session: Session, dueTo error: any Error,
                     completion: @escaping @Sendable (RetryResult) -> Void) {
         retryHandler(request, session, error, completion)
@@ -117,6 +123,7 @@ extension RequestRetrier where Self == Retrier {
     ///
     /// - Parameter closure: Decides; must call its completion exactly once.
     /// - Returns: The retrier.
+    @preconcurrency
     public static func retrier(using closure: @escaping RetryHandler) -> Retrier {
         Retrier(closure)
     }
@@ -186,6 +193,7 @@ open class Interceptor: RequestInterceptor, @unchecked Sendable { // no lock: on
     ///   - urlRequest: The request to adapt.
     ///   - session: The `Session` running it.
     ///   - completion: Receives the last adapter's output, or the first error.
+    @preconcurrency
     open func adapt(_ urlRequest: URLRequest, for session: Session,
                     completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         Self.chain(urlRequest, through: adapters[...], step: { adapter, request, next in
@@ -200,6 +208,7 @@ open class Interceptor: RequestInterceptor, @unchecked Sendable { // no lock: on
     ///   - urlRequest: The request to adapt.
     ///   - state: The request's id and session.
     ///   - completion: Receives the last adapter's output, or the first error.
+    @preconcurrency
     open func adapt(_ urlRequest: URLRequest, using state: RequestAdapterState,
                     completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         Self.chain(urlRequest, through: adapters[...], step: { adapter, request, next in
@@ -214,6 +223,7 @@ open class Interceptor: RequestInterceptor, @unchecked Sendable { // no lock: on
     ///   - session: The `Session` running it.
     ///   - error: Why the attempt failed.
     ///   - completion: Receives the first decisive answer, or `.doNotRetry`.
+    @preconcurrency
     open func retry(_ request: Request, for session: Session, dueTo error: any Error,
                     completion: @escaping @Sendable (RetryResult) -> Void) {
         Self.ask(retriers[...], request: request, session: session, error: error, completion: completion)
@@ -266,6 +276,7 @@ extension RequestInterceptor where Self == Interceptor {
     ///   - adapter: Adapts each attempt.
     ///   - retrier: Decides on each failure.
     /// - Returns: The interceptor.
+    @preconcurrency
     public static func interceptor(adapter: @escaping AdaptHandler, retrier: @escaping RetryHandler) -> Interceptor {
         Interceptor(adaptHandler: adapter, retryHandler: retrier)
     }
@@ -276,6 +287,7 @@ extension RequestInterceptor where Self == Interceptor {
     ///   - adapter: Adapts each attempt.
     ///   - retrier: Decides on each failure.
     /// - Returns: The interceptor.
+    @preconcurrency
     public static func interceptor(adapter: any RequestAdapter, retrier: any RequestRetrier) -> Interceptor {
         Interceptor(adapter: adapter, retrier: retrier)
     }
@@ -288,6 +300,7 @@ extension RequestInterceptor where Self == Interceptor {
     ///   - retriers: Retriers, asked first. None by default.
     ///   - interceptors: Interceptors, appended to both lists. None by default.
     /// - Returns: The interceptor.
+    @preconcurrency
     public static func interceptor(adapters: [any RequestAdapter] = [],
                                    retriers: [any RequestRetrier] = [],
                                    interceptors: [any RequestInterceptor] = []) -> Interceptor {

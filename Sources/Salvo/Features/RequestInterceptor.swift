@@ -32,6 +32,7 @@ public protocol RequestAdapter: Sendable {
 
 extension RequestAdapter {
     /// Calls `adapt(_:for:completion:)` with the state's session.
+    @preconcurrency
     public func adapt(_ urlRequest: URLRequest, using state: RequestAdapterState, completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         adapt(urlRequest, for: state.session, completion: completion)
     }
@@ -87,11 +88,13 @@ public protocol RequestInterceptor: RequestAdapter, RequestRetrier {}
 
 extension RequestInterceptor {
     /// Passes the request through unchanged.
+    @preconcurrency
     public func adapt(_ urlRequest: URLRequest, for session: Session, completion: @escaping @Sendable (Result<URLRequest, any Error>) -> Void) {
         completion(.success(urlRequest))
     }
 
     /// Never retries.
+    @preconcurrency
     public func retry(_ request: Request, for session: Session, dueTo error: any Error, completion: @escaping @Sendable (RetryResult) -> Void) {
         completion(.doNotRetry)
     }

@@ -58,6 +58,7 @@ extension DataRequest {
     ///
     /// - Parameter acceptableStatusCodes: The codes that pass.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
         appendValidator { _, head, _, _ in
@@ -71,6 +72,7 @@ extension DataRequest {
     /// - Parameter acceptableContentTypes: The media types that pass, read when the
     ///   response arrives.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self where S.Element == String {
         appendValidator { _, head, data, _ in

@@ -10,6 +10,7 @@ extension DataRequest {
     ///   - queue: Where the handler runs. `.main` by default (see `Session.responseQueue`).
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func response(queue: DispatchQueue = .main,
                          completionHandler: @escaping @Sendable (AFDataResponse<Data?>) -> Void) -> Self {
@@ -34,6 +35,7 @@ extension DataRequest {
     ///   - responseSerializer: The serializer.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func response<Serializer: DataResponseSerializerProtocol>(queue: DispatchQueue = .main,
                                                                      responseSerializer: Serializer,
@@ -100,6 +102,7 @@ extension DataRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseData(queue: DispatchQueue = .main,
                              dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,

@@ -16,6 +16,7 @@ extension DataRequest {
     ///   - responseSerializer: The serializer.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func response<Serializer: ResponseSerializer>(queue: DispatchQueue = .main,
                                                          responseSerializer: Serializer,
@@ -43,6 +44,7 @@ extension DataRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseString(queue: DispatchQueue = .main,
                                dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
@@ -68,6 +70,7 @@ extension DataRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseDecodable<Value: Decodable & Sendable>(of type: Value.Type = Value.self,
                                                                queue: DispatchQueue = .main,
@@ -94,6 +97,7 @@ extension DataRequest {
     ///   - options: `JSONSerialization` reading options. `.allowFragments` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @available(*, deprecated, message: "responseJSON is deprecated, as in Alamofire 5. Use responseDecodable instead.")
     @discardableResult
     public func responseJSON(queue: DispatchQueue = .main,

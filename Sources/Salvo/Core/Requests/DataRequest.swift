@@ -27,6 +27,7 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     ///
     /// - Parameter validation: The validation.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
         appendValidator { request, head, data, context in
@@ -64,6 +65,7 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     ///   - queue: Where the handler runs. `.main` by default.
     ///   - handler: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
         addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, observing: handler))
@@ -77,6 +79,7 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
     ///   - queue: Where the handler runs. `.main` by default.
     ///   - handler: The handler; it must call its completion handler once.
     /// - Returns: The request.
+    @preconcurrency
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(

@@ -12,6 +12,7 @@ extension DataStreamRequest {
     ///     a serial queue: chunks on a concurrent queue may be seen out of order.
     ///   - stream: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseStream(on queue: DispatchQueue = .main, stream: @escaping Handler<Data, Never>) -> Self {
         addStream(.data, on: queue, stream: stream)
@@ -24,6 +25,7 @@ extension DataStreamRequest {
     ///   - queue: Where `stream` runs. `.main` by default.
     ///   - stream: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseStream<Serializer: DataStreamSerializer>(using serializer: Serializer, on queue: DispatchQueue = .main,
                                                                  stream: @escaping Handler<Serializer.SerializedObject, AFError>) -> Self {
@@ -36,6 +38,7 @@ extension DataStreamRequest {
     ///   - queue: Where `stream` runs. `.main` by default.
     ///   - stream: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseStreamString(on queue: DispatchQueue = .main, stream: @escaping Handler<String, Never>) -> Self {
         addStream(.string, on: queue, stream: stream)
@@ -52,6 +55,7 @@ extension DataStreamRequest {
     ///   - preprocessor: Applied to each line first. `PassthroughPreprocessor` by default.
     ///   - stream: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseStreamDecodable<T: Decodable & Sendable>(of type: T.Type = T.self, on queue: DispatchQueue = .main,
                                                                  using decoder: any DataDecoder = JSONDecoder(),

@@ -137,6 +137,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     ///   - queue: Where the handler runs. `.main` by default.
     ///   - handler: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func onHTTPResponse(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (HTTPURLResponse) -> Void) -> Self {
         addHTTPResponseHandler(HTTPResponseHandler(queue: delegate?.handlerQueue(queue) ?? queue, observing: handler))
@@ -150,6 +151,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     ///   - queue: Where the handler runs. `.main` by default.
     ///   - handler: The handler; it must call its completion handler once.
     /// - Returns: The request.
+    @preconcurrency
     @_disfavoredOverload
     @discardableResult
     public func onHTTPResponse(
@@ -180,6 +182,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     ///
     /// - Parameter acceptableStatusCodes: The codes that pass.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
         streams.addValidator { head, _ in DataRequest.validate(statusCode: head.statusCode, acceptable: acceptableStatusCodes) }
@@ -191,6 +194,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     ///
     /// - Parameter acceptableContentTypes: The media types that pass.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self where S.Element == String {
         streams.addValidator { head, _ in

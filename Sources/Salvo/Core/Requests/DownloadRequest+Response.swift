@@ -10,6 +10,7 @@ extension DownloadRequest {
     ///   - queue: Where the handler runs. `.main` by default (see `Session.responseQueue`).
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func response(queue: DispatchQueue = .main,
                          completionHandler: @escaping @Sendable (AFDownloadResponse<URL?>) -> Void) -> Self {
@@ -127,6 +128,7 @@ extension DownloadRequest {
     ///   - queue: Where the handler runs. `.main` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseURL(queue: DispatchQueue = .main,
                             completionHandler: @escaping @Sendable (AFDownloadResponse<URL>) -> Void) -> Self {
@@ -142,6 +144,7 @@ extension DownloadRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseData(queue: DispatchQueue = .main,
                              dataPreprocessor: any DataPreprocessor = DataResponseSerializer.defaultDataPreprocessor,
@@ -164,6 +167,7 @@ extension DownloadRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseString(queue: DispatchQueue = .main,
                                dataPreprocessor: any DataPreprocessor = StringResponseSerializer.defaultDataPreprocessor,
@@ -189,6 +193,7 @@ extension DownloadRequest {
     ///   - emptyRequestMethods: Methods whose responses may be empty. `[.head]` by default.
     ///   - completionHandler: Called once.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func responseDecodable<Value: Decodable & Sendable>(of type: Value.Type = Value.self,
                                                                queue: DispatchQueue = .main,
@@ -217,6 +222,7 @@ extension DownloadRequest {
     ///   - completionHandler: Called once.
     /// - Returns: The request.
     /// - Note: The whole file is read into memory to be parsed.
+    @preconcurrency
     @available(*, deprecated, message: "responseJSON is deprecated, as in Alamofire 5. Use responseDecodable instead.")
     @discardableResult
     public func responseJSON(queue: DispatchQueue = .main,

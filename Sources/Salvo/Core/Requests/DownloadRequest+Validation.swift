@@ -22,6 +22,7 @@ extension DownloadRequest {
     ///
     /// - Parameter acceptableStatusCodes: The codes that pass.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
         appendValidator { _, head, _ in
@@ -35,6 +36,7 @@ extension DownloadRequest {
     /// - Parameter acceptableContentTypes: The media types that pass, read when the
     ///   response arrives.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self where S.Element == String {
         appendValidator { request, head, _ in

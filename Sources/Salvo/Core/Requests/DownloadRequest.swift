@@ -139,6 +139,7 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
     ///
     /// - Parameter completionHandler: Called once, on the request's delivery queue.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (_ data: Data?) -> Void) -> Self {
         let willBeAnswered = attempts.produceResumeData(then: completionHandler)

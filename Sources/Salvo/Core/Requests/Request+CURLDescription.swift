@@ -70,6 +70,7 @@ extension Request {
     ///   - queue: Where the handler runs.
     ///   - handler: Called with the command for each attempt.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func cURLDescription(on queue: DispatchQueue, calling handler: @escaping @Sendable (String) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
@@ -87,6 +88,7 @@ extension Request {
     ///
     /// - Parameter handler: Called with the command for each attempt.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func cURLDescription(calling handler: @escaping @Sendable (String) -> Void) -> Self {
         cURLDescription(on: underlyingQueue, calling: handler)

@@ -16,6 +16,7 @@ extension Request {
     /// - Returns: The request.
     /// - Note: Register handlers before the request starts; an attempt that is already
     ///   running keeps the handlers it started with.
+    @preconcurrency
     @discardableResult
     public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
@@ -39,6 +40,7 @@ extension Request {
     /// - Returns: The request.
     /// - Note: Register handlers before the request starts; an attempt that is already
     ///   running keeps the handlers it started with.
+    @preconcurrency
     @discardableResult
     public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue

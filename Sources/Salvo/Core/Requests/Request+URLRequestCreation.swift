@@ -15,6 +15,7 @@ extension Request {
     ///   - queue: Where the handler runs. `.main` by default (see `Session.responseQueue`).
     ///   - handler: Called with each `URLRequest`.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func onURLRequestCreation(on queue: DispatchQueue = .main,
                                      perform handler: @escaping @Sendable (URLRequest) -> Void) -> Self {

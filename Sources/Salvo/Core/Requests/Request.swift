@@ -75,6 +75,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
             /// Upload and download progress handlers; `nil` until one is registered.
             var progress: ProgressHandlers?
+            /// The interceptor once one was added to the request (see `interceptorAdded`).
+            var interceptor: (any RequestInterceptor)?
+            /// The monitors once one was added to the request (see `monitorAdded`).
+            var monitor: CompositeEventMonitor?
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -124,6 +128,14 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             get { extras?.progress }
             set { setExtra(\.progress, newValue, isEmpty: newValue == nil) }
         }
+        var addedInterceptor: (any RequestInterceptor)? {
+            get { extras?.interceptor }
+            set { setExtra(\.interceptor, newValue, isEmpty: newValue == nil) }
+        }
+        var addedMonitor: CompositeEventMonitor? {
+            get { extras?.monitor }
+            set { setExtra(\.monitor, newValue, isEmpty: newValue == nil) }
+        }
     }
 
     let mutableState = Mutex(MutableState())
@@ -143,16 +155,32 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     public let underlyingQueue: DispatchQueue
     /// The queue the `async` serializers run on.
     public let serializationQueue: DispatchQueue
-    /// The session's event monitors, combined, or `nil`.
+    /// The event monitors this request reports to, combined: the session's, then any added
+    /// by `eventMonitor(_:)`; `nil` when there are none.
     public var eventMonitor: (any EventMonitor)? { monitor }
-    /// The same monitors as the session's concrete type, read on the request's hot path
-    /// without copying an existential.
-    let monitor: CompositeEventMonitor?
-    /// The request's own interceptor, applied after the session's.
-    public let interceptor: (any RequestInterceptor)?
+    /// The same monitors as the concrete type, read on the request's hot path without copying
+    /// an existential, and without a lock unless `eventMonitor(_:)` added one.
+    var monitor: CompositeEventMonitor? {
+        monitorAdded.load(ordering: .acquiring) ? mutableState.withLock { $0.addedMonitor } : sessionMonitor
+    }
+    /// The session's monitors, combined, as the request was made with them.
+    let sessionMonitor: CompositeEventMonitor?
+    /// Set once `eventMonitor(_:)` has stored the request's own composite in `extras`.
+    let monitorAdded = Atomic<Bool>(false)
+    /// The request's own interceptor: the one it was made with, and those `interceptor(_:)`,
+    /// `adapt(using:)` and `retry(using:)` added after it. It adapts before the session's
+    /// interceptor and is asked about retries before it.
+    public var interceptor: (any RequestInterceptor)? {
+        interceptorAdded.load(ordering: .acquiring) ? mutableState.withLock { $0.addedInterceptor } : initialInterceptor
+    }
+    /// The interceptor given to the request's factory.
+    let initialInterceptor: (any RequestInterceptor)?
+    /// Set once an interceptor, adapter or retrier was added to the request.
+    let interceptorAdded = Atomic<Bool>(false)
     /// Whether `interceptor` is set, read without copying the existential (~200
     /// instructions a copy and a destroy, on every request without one).
-    let hasInterceptor: Bool
+    var hasInterceptor: Bool { initialHasInterceptor || interceptorAdded.load(ordering: .acquiring) }
+    private let initialHasInterceptor: Bool
     /// The `Session` running this request.
     public weak let delegate: Session?
     /// This request's index in its session's `ActiveRequests`, or -1; read and written only
@@ -199,9 +227,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         self.origin = origin
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
-        monitor = eventMonitor
-        self.interceptor = interceptor
-        hasInterceptor = interceptor != nil
+        sessionMonitor = eventMonitor
+        initialInterceptor = interceptor
+        initialHasInterceptor = interceptor != nil
         self.delegate = delegate
     }
 
@@ -333,6 +361,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     ///
     /// - Parameter handler: The handler.
     /// - Returns: The request.
+    @preconcurrency
     @discardableResult
     public func redirect(using handler: any RedirectHandler) -> Self {
         mutableState.withLock { $0.redirectHandler = handler }

@@ -49,6 +49,10 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     public let eventMonitor: CompositeEventMonitor
     /// `eventMonitor` when it has monitors: a session without any skips building events.
     let monitor: CompositeEventMonitor?
+    /// What Alamofire's `Session` once added to every session's monitors. A session passes
+    /// them itself when it wants them: `Session(eventMonitors: [AlamofireNotifications()])`.
+    @available(*, deprecated, message: "Use [AlamofireNotifications()] directly.")
+    public var defaultEventMonitors: [any EventMonitor] { [AlamofireNotifications()] }
     /// Where handlers that name `.main` run instead, when set: the way to keep a server
     /// process, which never drains the main queue, away from it.
     public let responseQueue: DispatchQueue?

@@ -1,16 +1,18 @@
 #!/bin/sh
-# Type-checks SeedRouter.swift, client code written as for Alamofire, in Swift 5 language
-# mode against the Salvo module that `swift build` produced.
+# Type-checks client code written as for Alamofire (SeedRouter.swift by default) in a given
+# Swift language mode against the Salvo module that `swift build` produced.
 #
-# usage: Tests/Swift5Mode/check.sh [BUILD_DIR [FILE]]
+# usage: Tests/ClientCode/check.sh [BUILD_DIR [FILE [MODE]]]
 #   BUILD_DIR  the directory holding Modules/Salvo.swiftmodule; .build/debug by default.
 #   FILE       the client code to check; SeedRouter.swift here by default.
+#   MODE       the language mode, 5 or 6; 5 by default.
 #   SWIFTC     the compiler to use; `swiftc` on PATH by default.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build_dir=${1:-"$root/.build/debug"}
 file=${2:-"$here/SeedRouter.swift"}
+mode=${3:-5}
 swiftc=${SWIFTC:-swiftc}
 
 if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
@@ -20,7 +22,7 @@ fi
 
 # Salvo and SalvoEngine import CCurl, CSalvoHeaders, CZlib and CCrypto internally; the client
 # needs their module maps to load Salvo's module.
-exec "$swiftc" -typecheck -swift-version 5 \
+exec "$swiftc" -typecheck -swift-version "$mode" \
     -I "$build_dir/Modules" \
     -I "$root/Sources/CCurl" \
     -I "$root/Sources/CSalvoHeaders/include" \
