@@ -9,42 +9,53 @@ extension Request {
     /// The request body's upload progress, as an `AsyncSequence` that ends when the request
     /// finishes.
     ///
-    /// Each element is a new `Progress`, made for that update alone and never changed after it
-    /// is sent. A request that succeeds ends with an element whose `fractionCompleted` is
-    /// exactly 1.
+    /// Each element is a new `Progress`, a copy of `uploadProgress` made for that update alone
+    /// and never changed after it is sent. A request that succeeds ends with an element whose
+    /// `fractionCompleted` is exactly 1.
     ///
     /// - Parameter bufferingPolicy: How many updates wait for the iterating task.
     ///   `.unbounded` by default.
     /// - Returns: The sequence.
     /// - Note: Make the sequence before the request starts (before its first response handler
     ///   when the session starts requests immediately): an attempt that is already running
-    ///   keeps the progress handlers it started with.
+    ///   reports progress only if a handler was set when it started. The sequence is built on
+    ///   the progress handler, of which a request keeps one, as in Alamofire: making it
+    ///   replaces a handler set before, and a handler set after it ends its updates.
     public func uploadProgress(bufferingPolicy: StreamOf<Progress>.BufferingPolicy = .unbounded) -> StreamOf<Progress> {
         eventStream(bufferingPolicy: bufferingPolicy) { queue, yield in
-            // Sound to send: `ProgressHandlers.post` makes a fresh `Progress` for every update
-            // and keeps no reference to it, so the receiver is its only owner.
-            uploadProgress(queue: queue) { yield($0) }
+            // A copy, made while the handler holds the request's `Progress`: the receiver owns
+            // it alone, and later updates do not change what it read.
+            uploadProgress(queue: queue) { yield(Self.snapshot(of: $0)) }
         }
     }
 
     /// The response body's download progress, as an `AsyncSequence` that ends when the
     /// request finishes.
     ///
-    /// Each element is a new `Progress`, made for that update alone and never changed after it
-    /// is sent. A request that succeeds ends with an element whose `fractionCompleted` is
-    /// exactly 1; a resumed download counts the bytes it already had.
+    /// Each element is a new `Progress`, a copy of `downloadProgress` made for that update
+    /// alone and never changed after it is sent. A request that succeeds ends with an element
+    /// whose `fractionCompleted` is exactly 1; a resumed download counts the bytes it already
+    /// had.
     ///
     /// - Parameter bufferingPolicy: How many updates wait for the iterating task.
     ///   `.unbounded` by default.
     /// - Returns: The sequence.
     /// - Note: Make the sequence before the request starts (before its first response handler
     ///   when the session starts requests immediately): an attempt that is already running
-    ///   keeps the progress handlers it started with.
+    ///   reports progress only if a handler was set when it started. The sequence is built on
+    ///   the progress handler, of which a request keeps one, as in Alamofire: making it
+    ///   replaces a handler set before, and a handler set after it ends its updates.
     public func downloadProgress(bufferingPolicy: StreamOf<Progress>.BufferingPolicy = .unbounded) -> StreamOf<Progress> {
         eventStream(bufferingPolicy: bufferingPolicy) { queue, yield in
-            // Sound to send: see `uploadProgress(bufferingPolicy:)`.
-            downloadProgress(queue: queue) { yield($0) }
+            // A copy: see `uploadProgress(bufferingPolicy:)`.
+            downloadProgress(queue: queue) { yield(Self.snapshot(of: $0)) }
         }
+    }
+
+    private static func snapshot(of progress: Progress) -> Progress {
+        let copy = Progress(totalUnitCount: progress.totalUnitCount)
+        copy.completedUnitCount = progress.completedUnitCount
+        return copy
     }
 
     /// Each `URLRequest` the request sends, as an `AsyncSequence` that ends when the request

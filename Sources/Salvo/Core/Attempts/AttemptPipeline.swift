@@ -178,7 +178,7 @@ struct AttemptPipeline: Sendable {
         let urlString = spec.urlString
         let hostKey = defaults.originKeys.key(of: urlString)
         // One lock: take the delivery queue and the hooks the transfer needs.
-        typealias Hooks = (queue: DispatchQueue, credential: Request.Credential?, hasHeadHandlers: Bool, progress: ProgressHandlers?)
+        typealias Hooks = (queue: DispatchQueue, credential: Request.Credential?, hasHeadHandlers: Bool, progress: ProgressChannels?)
         let (queue, credential, hasHeadHandlers, progress) = request.mutableState.withLock { state -> Hooks in
             let queue = state.deliveryQueue ?? request.underlyingQueue
             guard let extras = state.extras else { return (queue, nil, false, nil) }
@@ -255,7 +255,7 @@ struct AttemptPipeline: Sendable {
     private func describeTransfer(of request: Request, spec: RequestSpec, urlString: String, hostKey: Substring,
                                   jarCookie: String?, sendsBodySource: Bool, hasHeadHandlers: Bool,
                                   credential: Request.Credential?, resourceLeft: TimeInterval?,
-                                  progress: ProgressHandlers?) -> TransferDescription {
+                                  progress: ProgressChannels?) -> TransferDescription {
         let description = TransferDescription(
             url: urlString,
             hostKey: hostKey,

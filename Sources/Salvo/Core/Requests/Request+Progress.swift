@@ -1,103 +1,176 @@
 import Foundation
 
 extension Request {
-    /// Receives a request's progress: a new `Progress` for each update, made on the
-    /// handler's queue, so the handler may keep it.
+    /// Receives a request's progress: the request's own `uploadProgress` or
+    /// `downloadProgress`, brought up to date just before the call.
     public typealias ProgressHandler = @Sendable (_ progress: Progress) -> Void
 
-    /// Calls `closure` as the request body is sent.
+    /// How much of the request body has been sent.
+    ///
+    /// The same object for the whole life of the request, made on first use. It is brought
+    /// up to date before each call of the upload progress handler, and when the request
+    /// finishes (a request that succeeds ends at `fractionCompleted` 1; a retry starts it
+    /// again from zero). Read it in the handler or once the request has finished: Foundation's
+    /// `Progress` takes no lock on Linux, so a read from another thread while an update runs
+    /// is a data race.
+    public var uploadProgress: Progress { progressChannel(\.upload).progress }
+
+    /// How much of the response body has arrived; for a resumed download, the bytes it
+    /// already had count.
+    ///
+    /// The same object for the whole life of the request, made on first use. It is brought
+    /// up to date before each call of the download progress handler, and when the request
+    /// finishes (a request that succeeds ends at `fractionCompleted` 1; a retry starts it
+    /// again from zero). Read it in the handler or once the request has finished: Foundation's
+    /// `Progress` takes no lock on Linux, so a read from another thread while an update runs
+    /// is a data race.
+    public var downloadProgress: Progress { progressChannel(\.download).progress }
+
+    /// The upload progress handler and the queue it runs on, once one is set.
+    public var uploadProgressHandler: (handler: ProgressHandler, queue: DispatchQueue)? {
+        mutableState.withLock { $0.progress?.upload?.handler }
+    }
+
+    /// The download progress handler and the queue it runs on, once one is set.
+    public var downloadProgressHandler: (handler: ProgressHandler, queue: DispatchQueue)? {
+        mutableState.withLock { $0.progress?.download?.handler }
+    }
+
+    /// Sets the closure called as the request body is sent; only the last one set is called,
+    /// as in Alamofire.
     ///
     /// Updates come at most every 50 ms or each 1% of the body; a request that succeeds
-    /// ends with one update whose `fractionCompleted` is exactly 1.
+    /// ends with one update whose `fractionCompleted` is exactly 1, before its response
+    /// handlers run on the same queue.
     ///
     /// - Parameters:
     ///   - queue: Where `closure` runs. `.main` by default (see `Session.responseQueue`).
-    ///   - closure: The handler.
+    ///   - closure: The handler. It receives `uploadProgress`.
     /// - Returns: The request.
-    /// - Note: Register handlers before the request starts; an attempt that is already
-    ///   running keeps the handlers it started with.
+    /// - Note: Set the handler before the request starts: an attempt that is already running
+    ///   reports progress only if a handler was set when it started.
     @preconcurrency
     @discardableResult
     public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
-        let queue = delegate?.handlerQueue(queue) ?? queue
-        mutableState.withLock { state in
-            var handlers = state.progress ?? ProgressHandlers()
-            handlers.upload.append((queue, closure))
-            state.progress = handlers
-        }
-        return self
+        setProgressHandler(\.upload, queue: queue, closure: closure)
     }
 
-    /// Calls `closure` as the response body arrives.
+    /// Sets the closure called as the response body arrives; only the last one set is
+    /// called, as in Alamofire.
     ///
     /// Updates come at most every 50 ms or each 1% of the body; a request that succeeds
-    /// ends with one update whose `fractionCompleted` is exactly 1. A resumed download
-    /// counts the bytes it already had.
+    /// ends with one update whose `fractionCompleted` is exactly 1, before its response
+    /// handlers run on the same queue. A resumed download counts the bytes it already had.
     ///
     /// - Parameters:
     ///   - queue: Where `closure` runs. `.main` by default (see `Session.responseQueue`).
-    ///   - closure: The handler.
+    ///   - closure: The handler. It receives `downloadProgress`.
     /// - Returns: The request.
-    /// - Note: Register handlers before the request starts; an attempt that is already
-    ///   running keeps the handlers it started with.
+    /// - Note: Set the handler before the request starts: an attempt that is already running
+    ///   reports progress only if a handler was set when it started.
     @preconcurrency
     @discardableResult
     public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping ProgressHandler) -> Self {
+        setProgressHandler(\.download, queue: queue, closure: closure)
+    }
+
+    private func setProgressHandler(_ direction: WritableKeyPath<ProgressChannels, ProgressChannel?>,
+                                    queue: DispatchQueue, closure: @escaping ProgressHandler) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        mutableState.withLock { state in
-            var handlers = state.progress ?? ProgressHandlers()
-            handlers.download.append((queue, closure))
-            state.progress = handlers
-        }
+        progressChannel(direction).setHandler(closure, queue: queue)
         return self
     }
 
-    /// Sends the closing update, exactly 1.0, to every progress handler of a request that
-    /// succeeded. Called once, from `finish`.
-    /// Posts the final, complete progress before any response handler runs: handlers on
-    /// `currentQueue` are called here, at once, and those on other queues are queued now, ahead
-    /// of the response handlers queued after them.
-    func reportFinalProgress(_ handlers: ProgressHandlers, metrics: TransferMetrics?, on currentQueue: DispatchQueue?) {
-        if !handlers.upload.isEmpty {
-            ProgressHandlers.post(handlers.upload, completed: metrics?.bytesSent ?? 0, total: nil, inlineOn: currentQueue)
+    /// The channel of one direction, made on first use.
+    private func progressChannel(_ direction: WritableKeyPath<ProgressChannels, ProgressChannel?>) -> ProgressChannel {
+        mutableState.withLock { state in
+            var channels = state.progress ?? ProgressChannels()
+            if let channel = channels[keyPath: direction] { return channel }
+            let channel = ProgressChannel()
+            channels[keyPath: direction] = channel
+            state.progress = channels
+            return channel
         }
-        if !handlers.download.isEmpty {
+    }
+
+    /// Sends the closing update, exactly 1.0, to each direction of a request that succeeded.
+    /// Called once, from `finish`: a handler on `currentQueue` is called here, at once, and
+    /// one on another queue is queued now, ahead of the response handlers queued after it.
+    func reportFinalProgress(_ channels: ProgressChannels, metrics: TransferMetrics?, on currentQueue: DispatchQueue?) {
+        channels.upload?.finish(completed: metrics?.bytesSent ?? 0, inlineOn: currentQueue)
+        if let download = channels.download {
             let bytes = (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
-            ProgressHandlers.post(handlers.download, completed: bytes, total: nil, inlineOn: currentQueue)
+            download.finish(completed: bytes, inlineOn: currentQueue)
         }
     }
 }
 
-/// The progress handlers of one request.
-struct ProgressHandlers: Sendable {
-    var upload: [(DispatchQueue, Request.ProgressHandler)] = []
-    var download: [(DispatchQueue, Request.ProgressHandler)] = []
+/// The progress channels of one request, `nil` where nothing asked for progress.
+struct ProgressChannels: Sendable {
+    var upload: ProgressChannel?
+    var download: ProgressChannel?
 
-    /// The engine's side of these handlers, for one transfer.
-    func transferProgress() -> TransferProgress {
-        let upload = upload
-        let download = download
+    /// The engine's side of these channels, for one transfer: only directions with a handler
+    /// are reported.
+    func transferProgress() -> TransferProgress? {
+        let upload = upload?.hasHandler == true ? upload : nil
+        let download = download?.hasHandler == true ? download : nil
+        guard upload != nil || download != nil else { return nil }
         return TransferProgress(
-            upload: upload.isEmpty ? nil : ProgressThrottle { completed, total in Self.post(upload, completed: completed, total: total) },
-            download: download.isEmpty ? nil : ProgressThrottle { completed, total in Self.post(download, completed: completed, total: total) }
+            upload: upload.map { channel in ProgressThrottle { completed, total in channel.post(completed: completed, total: total) } },
+            download: download.map { channel in ProgressThrottle { completed, total in channel.post(completed: completed, total: total) } }
         )
     }
+}
 
-    /// Hands an update to each handler's queue. `total` `nil` marks the final update: the
-    /// total is then what was done, so the fraction is exactly 1 (an empty body counts as
-    /// one unit of one, for the same reason).
-    static func post(_ handlers: [(DispatchQueue, Request.ProgressHandler)], completed: Int64, total: Int64?,
-                     inlineOn currentQueue: DispatchQueue? = nil) {
-        let done = total == nil ? max(completed, 1) : completed
-        let total = total ?? done
-        for (queue, handler) in handlers {
-            let call: @Sendable () -> Void = {
-                // Made here, on the handler's queue, so no `Progress` crosses threads.
-                let progress = Progress(totalUnitCount: total)
-                progress.completedUnitCount = done
-                handler(progress)
-            }
-            if queue === currentQueue { call() } else { queue.async(execute: call) }
+/// One direction's `Progress` and its handler.
+///
+/// `progress` is written only while `gate` is held, and the handler is called under the same
+/// lock, so updates on a concurrent handler queue do not overlap and a handler sees a
+/// `Progress` no other thread is writing.
+final class ProgressChannel: @unchecked Sendable { // `progress` and `handler` only under `gate`
+    private let gate = NSLock()
+    private let object = Progress(totalUnitCount: 0)
+    private var current: (handler: Request.ProgressHandler, queue: DispatchQueue)?
+
+    var progress: Progress { object }
+
+    var handler: (handler: Request.ProgressHandler, queue: DispatchQueue)? {
+        gate.withLock { current }
+    }
+
+    var hasHandler: Bool { gate.withLock { current != nil } }
+
+    func setHandler(_ handler: @escaping Request.ProgressHandler, queue: DispatchQueue) {
+        gate.withLock { current = (handler, queue) }
+    }
+
+    /// Hands one update to the handler's queue (from the loop thread).
+    func post(completed: Int64, total: Int64) {
+        guard let queue = handler?.queue else { return }
+        queue.async { self.deliver(completed: completed, total: total) }
+    }
+
+    /// The closing update: the total is what was done, so the fraction is exactly 1 (an empty
+    /// body counts as one unit of one, for the same reason).
+    func finish(completed: Int64, inlineOn currentQueue: DispatchQueue?) {
+        let done = max(completed, 1)
+        guard let queue = handler?.queue else {
+            deliver(completed: done, total: done)
+            return
         }
+        if queue === currentQueue {
+            deliver(completed: done, total: done)
+        } else {
+            queue.async { self.deliver(completed: done, total: done) }
+        }
+    }
+
+    private func deliver(completed: Int64, total: Int64) {
+        gate.lock()
+        defer { gate.unlock() }
+        object.totalUnitCount = total
+        object.completedUnitCount = completed
+        current?.handler(object)
     }
 }

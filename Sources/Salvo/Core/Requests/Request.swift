@@ -73,8 +73,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var finishHandlers: [@Sendable () -> Void] = []
             var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
             var urlRequestHandler: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?
-            /// Upload and download progress handlers; `nil` until one is registered.
-            var progress: ProgressHandlers?
+            /// Upload and download progress; `nil` until someone asks for it.
+            var progress: ProgressChannels?
             /// The interceptor once one was added to the request (see `interceptorAdded`).
             var interceptor: (any RequestInterceptor)?
             /// The monitors once one was added to the request (see `monitorAdded`).
@@ -124,7 +124,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             get { extras?.urlRequestHandler }
             set { setExtra(\.urlRequestHandler, newValue, isEmpty: newValue == nil) }
         }
-        var progress: ProgressHandlers? {
+        var progress: ProgressChannels? {
             get { extras?.progress }
             set { setExtra(\.progress, newValue, isEmpty: newValue == nil) }
         }
@@ -437,7 +437,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Safe to reach from several paths; only the first does anything.
     func finish(on currentQueue: DispatchQueue?, error: AFError? = nil) {
         // Taken under the same lock, so requests without progress handlers pay nothing more.
-        var finalProgress: (handlers: ProgressHandlers, metrics: TransferMetrics?)?
+        var finalProgress: (channels: ProgressChannels, metrics: TransferMetrics?)?
         typealias CURLHandler = (queue: DispatchQueue, handler: @Sendable (String) -> Void)
         let taken = mutableState.withLock { state -> (SmallList<Handler>, [@Sendable () -> Void], CURLHandler?)? in
             guard state.lifecycle.finish(error: error) else { return nil }
@@ -454,7 +454,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
         attemptHooks?.requestFinishing(self)
-        if let finalProgress { reportFinalProgress(finalProgress.handlers, metrics: finalProgress.metrics, on: currentQueue) }
+        if let finalProgress { reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) }
         // Monitors hear of the finish before serialization, as in Alamofire.
         monitor?.requestDidFinish(self)
         handlers.forEach { handler in
