@@ -16,6 +16,11 @@ static inline CURLcode salvo_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { r
 static inline CURLcode salvo_easy_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode salvo_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode salvo_easy_setopt_share(CURL *h, CURLoption o, CURLSH *v) { return curl_easy_setopt(h, o, v); }
+// libcurl copies the bytes (CURL_BLOB_COPY), so they need not outlive the call.
+static inline CURLcode salvo_easy_setopt_blob(CURL *h, CURLoption o, const void *bytes, size_t length) {
+    struct curl_blob blob = { (void *)bytes, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(h, o, &blob);
+}
 
 typedef size_t (*salvo_data_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
 typedef int (*salvo_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);

@@ -172,6 +172,7 @@ extension CurlEasy {
             set(CURLOPT_SSL_VERIFYPEER, 0)
             set(CURLOPT_SSL_VERIFYHOST, 0)
         }
+        if let trust = transfer.trust { apply(trust) }
         if transfer.verboseLogger != nil {
             set(CURLOPT_VERBOSE, 1)
             CurlCheck.easy(salvo_easy_setopt_debug_callback(handle, debugCallback), "curl_easy_setopt", CURLOPT_DEBUGFUNCTION.rawValue)
@@ -188,12 +189,29 @@ extension CurlEasy {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
               transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.usesCookies,
               transfer.cookieHeader == nil,
-              transfer.resourceTimeout == nil else { return nil }
+              transfer.resourceTimeout == nil, transfer.trust == nil else { return nil }
         // A stream's sink pauses the transfer when its consumer lags: those always reset.
         let toFile = transfer.fileSink != nil
         guard transfer.sink == nil || toFile else { return nil }
         return PlainProfile(headers: transfer.headers.list, idleTimeout: transfer.idleTimeoutNanoseconds, priorKnowledge: priorKnowledge,
                             toFile: toFile, isHTTPS: transfer.isHTTPS)
+    }
+
+    /// Server trust evaluation's checks, over the session's.
+    private func apply(_ trust: TLSTrust) {
+        set(CURLOPT_SSL_VERIFYPEER, trust.verifiesChain ? 1 : 0)
+        set(CURLOPT_SSL_VERIFYHOST, trust.verifiesHost ? 2 : 0)
+        if let anchors = trust.anchorsPEM {
+            // Only these anchors: libcurl would load the file and directory as well.
+            CurlCheck.easy(salvo_easy_setopt_string(handle, CURLOPT_CAINFO, nil), "curl_easy_setopt", CURLOPT_CAINFO.rawValue)
+            CurlCheck.easy(salvo_easy_setopt_string(handle, CURLOPT_CAPATH, nil), "curl_easy_setopt", CURLOPT_CAPATH.rawValue)
+            let code = anchors.utf8CString.withUnsafeBufferPointer { text in
+                salvo_easy_setopt_blob(handle, CURLOPT_CAINFO_BLOB, text.baseAddress, text.count - 1)
+            }
+            CurlCheck.easy(code, "curl_easy_setopt", CURLOPT_CAINFO_BLOB.rawValue)
+        }
+        if let pins = trust.pinnedPublicKeys { set(CURLOPT_PINNEDPUBLICKEY, string: pins) }
+        if trust.requiresStapledStatus { set(CURLOPT_SSL_VERIFYSTATUS, 1) }
     }
 
     private func setBody(_ body: Data) {

@@ -28,6 +28,13 @@ public struct CurlError: Error, Sendable, CustomStringConvertible {
         ])
     }
 
+    /// `CURLE_PEER_FAILED_VERIFICATION`: the chain, a date or the host name failed.
+    package static let peerVerificationFailed = Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
+    /// `CURLE_SSL_PINNEDPUBKEYNOTMATCH`: the certificate's key is not among the pinned ones.
+    package static let pinnedKeyMismatch = Int(CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue)
+    /// `CURLE_SSL_INVALIDCERTSTATUS`: no stapled OCSP response, or a bad one.
+    package static let certificateStatusInvalid = Int(CURLE_SSL_INVALIDCERTSTATUS.rawValue)
+
     package static func urlErrorCode(for code: Int, message: String = "") -> URLError.Code {
         switch CURLcode(UInt32(truncatingIfNeeded: code)) {
         case CURLE_UNSUPPORTED_PROTOCOL:

@@ -25,6 +25,12 @@ package struct CurlVersion: Sendable {
     /// for prior knowledge.
     package var reusesPriorKnowledgeConnections: Bool { number >= 0x08_00_00 }
 
+    /// Whether libcurl can enforce every `TLSTrust` setting: in-memory anchors arrived in
+    /// 7.77, and public key pinning and stapled OCSP checks need OpenSSL underneath (the
+    /// backend Salvo's packages build with). A trust evaluation refuses to send otherwise,
+    /// rather than send with a check silently missing.
+    package var enforcesTLSTrust: Bool { number >= 0x07_4D_00 && (ssl?.hasPrefix("OpenSSL") ?? false) }
+
     /// The libcurl in this process.
     package static let current: CurlVersion = {
         CurlGlobal.ensureInitialized()

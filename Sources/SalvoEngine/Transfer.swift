@@ -101,6 +101,7 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     package var usesCookies: Bool { given.usesCookies }
     package var cookieHeader: String? { given.cookieHeader }
     package var resourceTimeout: TimeInterval? { given.resourceTimeout }
+    package var trust: TLSTrust? { given.trust }
     package var bodySource: BodySource? { given.bodySource }
     package var progress: TransferProgress? { given.progress }
     /// A download's file or a stream's consumer: when set, the body goes there instead of

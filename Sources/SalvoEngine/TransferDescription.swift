@@ -45,6 +45,8 @@ package final class TransferDescription: @unchecked Sendable { // filled in by t
     @exclusivity(unchecked) package var bodySource: BodySource?
     /// Progress reporting, set only when someone listens.
     @exclusivity(unchecked) package var progress: TransferProgress?
+    /// Certificate checks other than the session's, from server trust evaluation.
+    @exclusivity(unchecked) package var trust: TLSTrust?
 
     package init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
                  idleTimeout: TimeInterval, verboseLogger: (@Sendable (String) -> Void)?, priorKnowledge: Bool) {

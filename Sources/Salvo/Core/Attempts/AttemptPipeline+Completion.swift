@@ -38,7 +38,7 @@ extension AttemptPipeline {
         }
         monitor?.request(request, didGatherMetrics: outcome.metrics)
         delegate.request(request, didFinishCollecting: outcome.metrics)
-        let transportError = outcome.error.map { AFError.sessionTaskFailed(error: $0.urlError) }
+        let transportError = outcome.error.map { error in trustFailure(error, transfer: transfer) ?? AFError.sessionTaskFailed(error: error.urlError) }
         delegate.request(request, didCompleteWithError: transportError)
 
         if let error = transportError {
@@ -236,5 +236,12 @@ extension AttemptPipeline {
             pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
         }
         return true
+    }
+
+    /// A failed handshake under the session's server trust evaluation, as Alamofire reports it.
+    private func trustFailure(_ error: CurlError, transfer: Transfer) -> AFError? {
+        guard let trust = transfer.trust, let manager = session.serverTrustManager,
+              let host = URLComponents(string: transfer.url)?.host else { return nil }
+        return ServerTrustEvaluation.failure(error, host: host, trust: trust, manager: manager)
     }
 }

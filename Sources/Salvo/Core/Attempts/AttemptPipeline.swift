@@ -189,6 +189,15 @@ struct AttemptPipeline: Sendable {
             queue.async { request.finish(on: queue, error: failure) }
             return
         }
+        var trust: TLSTrust?
+        if let manager = session.serverTrustManager, let url = Optional(spec.url), url.scheme?.lowercased() == "https" {
+            do {
+                trust = try ServerTrustEvaluation.tlsTrust(forHost: url.host ?? "", manager: manager)
+            } catch {
+                queue.async { request.finish(on: queue, error: error) }
+                return
+            }
+        }
         // With the jar taking part, the request's (or else the session's) Cookie header joins
         // the jar's line.
         var jarCookie: String?
@@ -198,6 +207,7 @@ struct AttemptPipeline: Sendable {
         let description = describeTransfer(of: request, spec: spec, urlString: urlString, hostKey: hostKey, jarCookie: jarCookie,
                                            sendsBodySource: hooks?.sendsBodySource == true, hasHeadHandlers: hasHeadHandlers,
                                            credential: credential, resourceLeft: resourceLeft, progress: progress)
+        description.trust = trust
         if let hooks {
             // A request cancelled while adapting or waiting to retry was finished by
             // `cancel()`: preparing now would touch a download's partial file after its resume

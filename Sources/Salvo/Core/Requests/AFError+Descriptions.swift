@@ -190,6 +190,16 @@ extension AFError.ServerTrustFailureReason {
             "No certificates were found or given to evaluate against."
         case .noPublicKeysFound:
             "No public keys were found or given to evaluate against."
+        case let .defaultEvaluationFailed(output):
+            "The certificate of \(output.host) is not trusted: \(output.error.message)"
+        case let .hostValidationFailed(output):
+            "The certificate does not name \(output.host): \(output.error.message)"
+        case let .revocationCheckFailed(output, _):
+            "The revocation check of \(output.host)'s certificate failed: \(output.error.message)"
+        case let .certificatePinningFailed(host, pinned):
+            "The certificate chain of \(host) reaches none of the \(pinned.count) pinned certificates."
+        case let .publicKeyPinningFailed(host, pinned):
+            "The certificate of \(host) carries none of the \(pinned.count) pinned public keys."
         case let .customEvaluationFailed(error):
             "The custom trust evaluation failed: \(error.localizedDescription)"
         }

@@ -119,17 +119,44 @@ public indirect enum AFError: Error, Sendable {
 
     /// The underlying reason server trust evaluation failed.
     ///
-    /// - Note: Alamofire's cases that carry `SecTrust` values exist only on Apple platforms.
-    ///   On Linux libcurl verifies certificates; a verification failure surfaces as
-    ///   `sessionTaskFailed` wrapping `URLError(.serverCertificateUntrusted)` or
-    ///   `URLError(.secureConnectionFailed)`.
+    /// - Note: On Linux libcurl checks the certificate during the handshake, so the cases that
+    ///   carry Alamofire's `SecTrust` values carry what libcurl reported instead (`Output`),
+    ///   and the pinning cases the certificates or keys that were pinned. A request whose
+    ///   session has no `ServerTrustManager` reports a failed check as `sessionTaskFailed`
+    ///   wrapping `URLError(.serverCertificateUntrusted)`, as URLSession does.
     public enum ServerTrustFailureReason: Sendable {
+        /// What libcurl reported about a failed check.
+        public struct Output: Sendable {
+            /// The host whose certificate failed.
+            public let host: String
+            /// libcurl's code and message (OpenSSL's verify result among them).
+            public let error: CurlError
+
+            /// - Parameters:
+            ///   - host: The host.
+            ///   - error: libcurl's report.
+            public init(host: String, error: CurlError) {
+                self.host = host
+                self.error = error
+            }
+        }
+
         /// No evaluator was configured for the host.
         case noRequiredEvaluator(host: String)
         /// No certificates were found to pin against.
         case noCertificatesFound
         /// No public keys were found to pin against.
         case noPublicKeysFound
+        /// The chain did not lead to a trusted anchor (or the certificate was out of date).
+        case defaultEvaluationFailed(output: Output)
+        /// The certificate does not name the host.
+        case hostValidationFailed(output: Output)
+        /// The server stapled no OCSP response, or one that does not vouch for its certificate.
+        case revocationCheckFailed(output: Output, options: RevocationTrustEvaluator.Options)
+        /// The chain reaches none of the pinned certificates (DER).
+        case certificatePinningFailed(host: String, pinnedCertificates: [Data])
+        /// The server's certificate carries none of the pinned keys (DER SubjectPublicKeyInfo).
+        case publicKeyPinningFailed(host: String, pinnedKeys: [Data])
         /// A custom evaluation failed with this error.
         case customEvaluationFailed(error: any Error)
     }
@@ -488,11 +515,13 @@ extension AFError.ResponseSerializationFailureReason {
 }
 
 extension AFError.ServerTrustFailureReason {
-    /// The custom evaluator's error, for `.customEvaluationFailed`.
+    /// The custom evaluator's error, or the `URLError` of what libcurl reported.
     var underlyingError: (any Error)? {
         switch self {
         case let .customEvaluationFailed(error): error
-        case .noRequiredEvaluator, .noCertificatesFound, .noPublicKeysFound: nil
+        case let .defaultEvaluationFailed(output), let .hostValidationFailed(output), let .revocationCheckFailed(output, _):
+            output.error.urlError
+        case .noRequiredEvaluator, .noCertificatesFound, .noPublicKeysFound, .certificatePinningFailed, .publicKeyPinningFailed: nil
         }
     }
 }

@@ -41,6 +41,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     public let serializationQueue: DispatchQueue
     /// The interceptor applied to every request.
     public let interceptor: (any RequestInterceptor)?
+    /// Chooses how each HTTPS host's certificate is checked; `nil`: libcurl's checks.
+    public let serverTrustManager: ServerTrustManager?
     /// The redirect handler applied to every request without its own.
     public let redirectHandler: (any RedirectHandler)?
     /// Whether `interceptor` is set, read without copying the existential.
@@ -76,6 +78,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     ///   - serializationQueue: The queue the `async` serializers run on. A queue targeting
     ///     `rootQueue` by default.
     ///   - interceptor: Applied to every request. `nil` by default.
+    ///   - serverTrustManager: Chooses how each HTTPS host's certificate is checked. `nil`
+    ///     (libcurl's checks, with `transport`'s CA bundle) by default.
     ///   - redirectHandler: Applied to requests without their own. `nil` (follow) by default.
     ///   - eventMonitors: Receive every request's events. None by default.
     ///   - responseQueue: Where handlers that name `.main` run instead. `nil` by default.
@@ -87,6 +91,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                 requestQueue: DispatchQueue? = nil,
                 serializationQueue: DispatchQueue? = nil,
                 interceptor: (any RequestInterceptor)? = nil,
+                serverTrustManager: ServerTrustManager? = nil,
                 redirectHandler: (any RedirectHandler)? = nil,
                 eventMonitors: [any EventMonitor] = [],
                 responseQueue: DispatchQueue? = nil) {
@@ -99,6 +104,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.serializationQueue = serializationQueue ?? DispatchQueue(label: "org.salvo.session.serializationQueue", attributes: .concurrent)
         self.interceptor = interceptor
         hasInterceptor = interceptor != nil
+        self.serverTrustManager = serverTrustManager
         self.redirectHandler = redirectHandler
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         monitor = eventMonitors.isEmpty ? nil : eventMonitor

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// Chooses the `ServerTrustEvaluating` for each host a session connects to over HTTPS.
+///
+/// ```swift
+/// let manager = ServerTrustManager(evaluators: [
+///     "api.example.com": PublicKeysTrustEvaluator(keys: [pinnedKeyPEM]),
+///     "cdn.example.com": DefaultTrustEvaluator(),
+/// ])
+/// let session = Session(serverTrustManager: manager)
+/// ```
+///
+/// Plain `http` requests are not evaluated. Each redirect hop to an HTTPS host is evaluated
+/// for its own host.
+open class ServerTrustManager: @unchecked Sendable { // `let`s of Sendable values and a Mutex; `open` keeps the compiler from checking
+    /// Whether every HTTPS host needs an evaluator: a request to a host without one then fails
+    /// with `.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host:))` before anything
+    /// is sent. Without it, such a host gets libcurl's default checks.
+    public let allHostsMustBeEvaluated: Bool
+    /// The evaluators, by host name.
+    public let evaluators: [String: any ServerTrustEvaluating]
+    /// libcurl's settings for requirements seen before: a pin's hash or an anchor's PEM text is
+    /// worked out once, not per request.
+    let translations = Mutex<[ServerTrustRequirements: TLSTrust]>([:])
+
+    /// - Parameters:
+    ///   - allHostsMustBeEvaluated: Whether a host without an evaluator fails. `true` by
+    ///     default.
+    ///   - evaluators: The evaluators, by host name.
+    public init(allHostsMustBeEvaluated: Bool = true, evaluators: [String: any ServerTrustEvaluating]) {
+        self.allHostsMustBeEvaluated = allHostsMustBeEvaluated
+        self.evaluators = evaluators
+    }
+
+    /// The evaluator for `host`. Override it to choose evaluators another way (wildcards, for
+    /// one).
+    ///
+    /// - Parameter host: The host, as in the request's URL.
+    /// - Returns: The evaluator, or `nil` to leave the host to libcurl's default checks.
+    /// - Throws: `AFError.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host:))`
+    ///   when every host must be evaluated and `host` has no evaluator.
+    open func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? {
+        guard let evaluator = evaluators[host] else {
+            if allHostsMustBeEvaluated { throw AFError.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host: host)) }
+            return nil
+        }
+        return evaluator
+    }
+}
