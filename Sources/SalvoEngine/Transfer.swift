@@ -45,6 +45,15 @@ package struct TransferOutcome: Sendable {
     package var body: Data
     package var error: CurlError?
     package var metrics: TransferMetrics
+
+    /// An outcome from its parts: the engine's, or the request layer's for an attempt its
+    /// cache answered without a transfer.
+    package init(head: ResponseHead?, body: Data, error: CurlError?, metrics: TransferMetrics) {
+        self.head = head
+        self.body = body
+        self.error = error
+        self.metrics = metrics
+    }
 }
 
 /// Whoever waits for a transfer's outcome: the request layer, named only through this

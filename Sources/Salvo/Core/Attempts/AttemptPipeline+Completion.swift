@@ -10,6 +10,13 @@ extension AttemptPipeline {
     /// Runs on the request's delivery queue when a transfer ends: follow a redirect,
     /// validate, retry or finish.
     func didComplete(_ request: Request, transfer: Transfer, outcome: TransferOutcome) {
+        var outcome = outcome
+        // A 304 answered from the cache was stored again when it was brought up to date.
+        var storable = outcome.error == nil
+        if let cache = session.responseCache, outcome.head?.statusCode == 304 {
+            outcome = answeredByCache(outcome, cache: cache, request: request)
+            storable = false
+        }
         enum Disposition { case stale, cancelled, proceed(ResponseContext) }
         let queue = transfer.deliveryQueue
         let disposition = request.mutableState.withLock { state -> Disposition in
@@ -59,7 +66,31 @@ extension AttemptPipeline {
             // the answer.
             return finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue)
         }
+        if storable, let cache = session.responseCache { store(outcome, of: finished, in: cache, request: request) }
         finishAttempt(request, unannounced: unannounced, queue: queue)
+    }
+
+    /// A `304 Not Modified` to a revalidation becomes the stored response, brought up to date.
+    private func answeredByCache(_ outcome: TransferOutcome, cache: ResponseCache, request: Request) -> TransferOutcome {
+        guard let head = outcome.head, head.statusCode == 304,
+              let context = request.mutableState.withLock({ $0.contexts.last }), let entry = context.cacheEntry,
+              !context.servedFromCache, let notModified = context.response(for: head) else { return outcome }
+        let refreshed = cache.refreshed(entry, by: notModified, for: context.attemptRequest)
+        guard let response = refreshed.response as? HTTPURLResponse else { return outcome }
+        context.prime(response)
+        var answered = outcome
+        answered.head = ResponseCache.head(of: response)
+        answered.body = refreshed.data
+        return answered
+    }
+
+    /// Offers a `GET` data request's final response to the session's cache.
+    private func store(_ outcome: TransferOutcome, of context: ResponseContext, in cache: ResponseCache, request: Request) {
+        guard !context.servedFromCache, context.spec.method == .get, request.attemptHooks == nil, request is DataRequest,
+              !(request is UploadRequest), let response = context.httpResponse else { return }
+        let handler = request.cachedResponseHandler ?? session.cachedResponseHandler
+        cache.store(response, data: outcome.body, for: context.attemptRequest, headers: context.spec.headers,
+                    header: { sentHeader($0, spec: context.spec) }, request: request, handler: handler)
     }
 
     /// Announces a final head the engine did not, then validates and finishes. A redirect

@@ -159,6 +159,10 @@ struct AttemptPipeline: Sendable {
     ///   timeout; `nil` for all of it.
     func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
               resourceLeft: TimeInterval? = nil) {
+        if let cache = session.responseCache, spec.method == .get, request.attemptHooks == nil,
+           request is DataRequest, !(request is UploadRequest) {
+            return sendThroughCache(cache, request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+        }
         if let adjusted = request.attemptHooks?.attemptSpec(spec) {
             // Hooks change headers only: the caller's (or adapter's) URLRequest keeps its other
             // properties, and without one the spec's is built when asked for.
@@ -170,11 +174,43 @@ struct AttemptPipeline: Sendable {
         }
     }
 
+    /// A `GET` data request with a cache: answered from it, sent with its conditions, or sent.
+    private func sendThroughCache(_ cache: ResponseCache, _ request: Request, spec: RequestSpec, urlRequest: URLRequest?,
+                                  redirectHop: Bool, resourceLeft: TimeInterval?) {
+        let original = urlRequest ?? spec.urlRequest
+        switch cache.lookup(original, headers: spec.headers, header: { sentHeader($0, spec: spec) }) {
+        case .load:
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+        case .unavailable:
+            // `returnCacheDataDontLoad` with nothing stored, as URLSession fails it.
+            let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
+            queue.async { request.finish(on: queue, error: .sessionTaskFailed(error: URLError(.resourceUnavailable))) }
+        case let .serve(entry):
+            sendAttempt(request, spec: spec, urlRequest: original, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                        cacheEntry: entry, servedFromCache: true)
+        case let .revalidate(entry, conditions):
+            var conditional = spec
+            for condition in conditions { conditional.headers.update(name: condition.name, value: condition.value) }
+            // The request reported stays the caller's; only the one sent carries the conditions.
+            sendAttempt(request, spec: conditional, urlRequest: original, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                        cacheEntry: entry)
+        }
+    }
+
+    /// The value of a header as the request goes out: its own, or else the session's.
+    func sentHeader(_ name: String, spec: RequestSpec) -> String? {
+        if let own = spec.headers.value(for: name) { return own }
+        return defaults.headerLines.first { HTTPHeaders.equalIgnoringASCIICase($0.name, name) }.map { line in
+            String(line.line.dropFirst(line.name.count + 2))
+        }
+    }
+
     private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool,
-                             resourceLeft: TimeInterval?) {
+                             resourceLeft: TimeInterval?, cacheEntry: CachedURLResponse? = nil, servedFromCache: Bool = false) {
         let hooks = request.attemptHooks
         let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
-        let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin)
+        let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin, cacheEntry: cacheEntry,
+                                      servedFromCache: servedFromCache)
         let urlString = spec.urlString
         let hostKey = defaults.originKeys.key(of: urlString)
         // One lock: take the delivery queue and the hooks the transfer needs.
@@ -257,6 +293,14 @@ struct AttemptPipeline: Sendable {
                 let urlRequest = context.urlRequest
                 onRequest.queue.async { onRequest.handler(urlRequest) }
             }
+        }
+        if servedFromCache, let entry = cacheEntry, let response = entry.response as? HTTPURLResponse {
+            // Answered from the cache: the transfer never reaches libcurl, and completes as if
+            // it had received the stored response.
+            context.prime(response)
+            let outcome = TransferOutcome(head: ResponseCache.head(of: response), body: entry.data, error: nil, metrics: TransferMetrics())
+            queue.async { request.transferDidFinish(transfer, outcome: outcome) }
+            return
         }
         loop.send(.add(transfer))
     }

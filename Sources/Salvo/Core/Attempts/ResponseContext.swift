@@ -26,13 +26,26 @@ final class ResponseContext: Sendable {
     /// Whether the request went to the engine; `false` for one an adapter failed to adapt,
     /// which is recorded so that the request and its response still report it.
     let wasSent: Bool
+    /// The stored response the session's cache served or is revalidating, if any.
+    let cacheEntry: CachedURLResponse?
+    /// Whether `cacheEntry` answered the attempt without anything being sent.
+    let servedFromCache: Bool
     private let state: Mutex<State>
 
-    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil, sent: Bool = true) {
+    init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil, sent: Bool = true,
+         cacheEntry: CachedURLResponse? = nil, servedFromCache: Bool = false) {
         self.spec = spec
         self.origin = origin
         wasSent = sent
+        self.cacheEntry = cacheEntry
+        self.servedFromCache = servedFromCache
         state = Mutex(State(head: head, metrics: nil, request: urlRequest, response: nil))
+    }
+
+    /// Makes `response` the attempt's `HTTPURLResponse`: the stored object a cached answer
+    /// hands out, rather than one rebuilt from its head.
+    func prime(_ response: HTTPURLResponse) {
+        state.withLock { $0.response = .some(response) }
     }
 
     /// Records how the attempt ended; called once, when its transfer completes.

@@ -79,6 +79,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var interceptor: (any RequestInterceptor)?
             /// The monitors once one was added to the request (see `monitorAdded`).
             var monitor: CompositeEventMonitor?
+            /// The request's own cached response handler, set by `cacheResponse(using:)`.
+            var cachedResponseHandler: (any CachedResponseHandler)?
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -131,6 +133,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var addedInterceptor: (any RequestInterceptor)? {
             get { extras?.interceptor }
             set { setExtra(\.interceptor, newValue, isEmpty: newValue == nil) }
+        }
+        var cachedResponseHandler: (any CachedResponseHandler)? {
+            get { extras?.cachedResponseHandler }
+            set { setExtra(\.cachedResponseHandler, newValue, isEmpty: newValue == nil) }
         }
         var addedMonitor: CompositeEventMonitor? {
             get { extras?.monitor }
@@ -365,6 +371,21 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     @discardableResult
     public func redirect(using handler: any RedirectHandler) -> Self {
         mutableState.withLock { $0.redirectHandler = handler }
+        return self
+    }
+
+    /// The request's own cached response handler, set by `cacheResponse(using:)`.
+    public var cachedResponseHandler: (any CachedResponseHandler)? { mutableState.withLock { $0.cachedResponseHandler } }
+
+    /// Sets a cached response handler for this request alone; it is asked instead of the
+    /// session's whether the response goes into the session's `URLCache`.
+    ///
+    /// - Parameter handler: The handler.
+    /// - Returns: The request.
+    @preconcurrency
+    @discardableResult
+    public func cacheResponse(using handler: any CachedResponseHandler) -> Self {
+        mutableState.withLock { $0.cachedResponseHandler = handler }
         return self
     }
 

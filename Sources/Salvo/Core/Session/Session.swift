@@ -43,6 +43,11 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     public let interceptor: (any RequestInterceptor)?
     /// Chooses how each HTTPS host's certificate is checked; `nil`: libcurl's checks.
     public let serverTrustManager: ServerTrustManager?
+    /// Asked before a response is stored in the configuration's `urlCache`, for requests
+    /// without their own handler.
+    public let cachedResponseHandler: (any CachedResponseHandler)?
+    /// The configuration's `urlCache` and `requestCachePolicy`, when it has a cache.
+    let responseCache: ResponseCache?
     /// The redirect handler applied to every request without its own.
     public let redirectHandler: (any RedirectHandler)?
     /// Whether `interceptor` is set, read without copying the existential.
@@ -81,6 +86,9 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     ///   - serverTrustManager: Chooses how each HTTPS host's certificate is checked. `nil`
     ///     (libcurl's checks, with `transport`'s CA bundle) by default.
     ///   - redirectHandler: Applied to requests without their own. `nil` (follow) by default.
+    ///   - cachedResponseHandler: Asked before a response is stored in `configuration`'s
+    ///     `urlCache`, for requests without their own. `nil` (store what HTTP allows) by
+    ///     default.
     ///   - eventMonitors: Receive every request's events. None by default.
     ///   - responseQueue: Where handlers that name `.main` run instead. `nil` by default.
     public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
@@ -93,6 +101,7 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
                 interceptor: (any RequestInterceptor)? = nil,
                 serverTrustManager: ServerTrustManager? = nil,
                 redirectHandler: (any RedirectHandler)? = nil,
+                cachedResponseHandler: (any CachedResponseHandler)? = nil,
                 eventMonitors: [any EventMonitor] = [],
                 responseQueue: DispatchQueue? = nil) {
         sessionConfiguration = configuration
@@ -106,6 +115,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         hasInterceptor = interceptor != nil
         self.serverTrustManager = serverTrustManager
         self.redirectHandler = redirectHandler
+        self.cachedResponseHandler = cachedResponseHandler
+        responseCache = configuration.urlCache.map { ResponseCache(urlCache: $0, sessionPolicy: configuration.requestCachePolicy) }
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
         monitor = eventMonitors.isEmpty ? nil : eventMonitor
         self.responseQueue = responseQueue

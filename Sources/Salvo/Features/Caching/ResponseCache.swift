@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session's use of its configuration's `URLCache`, as URLSession uses it: what a `GET`
+/// data request may take from it before anything is sent, and what it stores afterwards.
+final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks its own storage
+    /// What the cache does for one attempt.
+    enum Lookup {
+        /// Send the request as it is.
+        case load
+        /// Answer with the stored response; nothing is sent.
+        case serve(CachedURLResponse)
+        /// Send the request with these conditions; a 304 is answered with the stored response.
+        case revalidate(CachedURLResponse, conditions: [(name: String, value: String)])
+        /// `returnCacheDataDontLoad` and nothing stored: fail without sending.
+        case unavailable
+    }
+
+    private static let storedAtKey = "SalvoStoredAt"
+    private static let varyKey = "SalvoVary"
+
+    let urlCache: URLCache
+    /// The configuration's `requestCachePolicy`, for requests that keep the default policy.
+    let sessionPolicy: URLRequest.CachePolicy
+
+    init(urlCache: URLCache, sessionPolicy: URLRequest.CachePolicy) {
+        self.urlCache = urlCache
+        self.sessionPolicy = sessionPolicy
+    }
+
+    /// The policy `urlRequest` is loaded with: its own, unless it kept the default.
+    func policy(of urlRequest: URLRequest) -> URLRequest.CachePolicy {
+        urlRequest.cachePolicy == .useProtocolCachePolicy ? sessionPolicy : urlRequest.cachePolicy
+    }
+
+    /// What the cache offers `urlRequest`, whose headers as sent (the session's included) are
+    /// `header(name)`.
+    func lookup(_ urlRequest: URLRequest, headers: HTTPHeaders, header: (String) -> String?, now: Date = Date()) -> Lookup {
+        let policy = policy(of: urlRequest)
+        switch policy {
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: return .load
+        default: break
+        }
+        guard !HTTPCacheRules.requestForbidsStoring(headers), !HTTPCacheRules.isConditional(headers),
+              let entry = urlCache.cachedResponse(for: urlRequest), let response = entry.response as? HTTPURLResponse,
+              Self.varies(entry, from: header) == false else {
+            return policy == .returnCacheDataDontLoad ? .unavailable : .load
+        }
+        switch policy {
+        case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+            return .serve(entry)
+        case .reloadRevalidatingCacheData:
+            return revalidation(of: entry, response)
+        default:
+            let storedAt = (entry.userInfo?[Self.storedAtKey] as? TimeInterval).map(Date.init(timeIntervalSince1970:))
+                ?? HTTPCacheRules.httpDate(response.value(forHTTPHeaderField: "Date")) ?? .distantPast
+            if !HTTPCacheRules.requestWantsRevalidation(headers), HTTPCacheRules.isFresh(response, storedAt: storedAt, now: now) {
+                return .serve(entry)
+            }
+            return revalidation(of: entry, response)
+        }
+    }
+
+    private func revalidation(of entry: CachedURLResponse, _ response: HTTPURLResponse) -> Lookup {
+        let conditions = HTTPCacheRules.validators(of: response)
+        return conditions.isEmpty ? .load : .revalidate(entry, conditions: conditions)
+    }
+
+    /// Whether the request differs from the stored one in a header the response varies by.
+    private static func varies(_ entry: CachedURLResponse, from header: (String) -> String?) -> Bool {
+        guard let recorded = entry.userInfo?[varyKey] as? [String: String] else { return false }
+        return recorded.contains { name, value in (header(name) ?? "") != value }
+    }
+
+    /// Stores `response` and `data` for `urlRequest` when HTTP allows it and `handler` agrees.
+    func store(_ response: HTTPURLResponse, data: Data, for urlRequest: URLRequest, headers: HTTPHeaders,
+               header: (String) -> String?, request: Request, handler: (any CachedResponseHandler)?) {
+        guard !HTTPCacheRules.requestForbidsStoring(headers), HTTPCacheRules.isStorable(response) else { return }
+        var userInfo: [AnyHashable: Any] = [Self.storedAtKey: Date().timeIntervalSince1970]
+        if let vary = response.value(forHTTPHeaderField: "Vary") {
+            // The body is stored decoded, so the encoding asked for does not matter.
+            let names = vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0.lowercased() != "accept-encoding" }
+            if !names.isEmpty {
+                userInfo[Self.varyKey] = Dictionary(names.map { ($0, header($0) ?? "") }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+        let candidate = CachedURLResponse(response: response, data: data, userInfo: userInfo, storagePolicy: .allowed)
+        guard let handler else {
+            urlCache.storeCachedResponse(candidate, for: urlRequest)
+            return
+        }
+        let urlCache = urlCache
+        handler.dataTask(request, willCacheResponse: candidate) { chosen in
+            if let chosen { urlCache.storeCachedResponse(chosen, for: urlRequest) }
+        }
+    }
+
+    /// The stored response brought up to date by a `304 Not Modified`'s headers, stored again.
+    func refreshed(_ entry: CachedURLResponse, by notModified: HTTPURLResponse, for urlRequest: URLRequest) -> CachedURLResponse {
+        guard let stored = entry.response as? HTTPURLResponse, let url = stored.url else { return entry }
+        var fields: [String: String] = [:]
+        for case let (name as String, value as String) in stored.allHeaderFields { fields[name] = value }
+        let framing: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
+        for case let (name as String, value as String) in notModified.allHeaderFields where !framing.contains(name.lowercased()) {
+            fields = fields.filter { $0.key.lowercased() != name.lowercased() }
+            fields[name] = value
+        }
+        guard let response = HTTPURLResponse(url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) else {
+            return entry
+        }
+        var userInfo = entry.userInfo ?? [:]
+        userInfo[Self.storedAtKey] = Date().timeIntervalSince1970
+        let refreshed = CachedURLResponse(response: response, data: entry.data, userInfo: userInfo, storagePolicy: entry.storagePolicy)
+        urlCache.storeCachedResponse(refreshed, for: urlRequest)
+        return refreshed
+    }
+
+    /// The head of a stored response, as the engine would have read it.
+    static func head(of response: HTTPURLResponse) -> ResponseHead {
+        var text = "HTTP/1.1 \(response.statusCode)\r\n"
+        for case let (name as String, value as String) in response.allHeaderFields { text += "\(name): \(value)\r\n" }
+        return ResponseHead(statusCode: response.statusCode, httpVersion: "1.1", url: response.url?.absoluteString ?? "",
+                            contentType: response.value(forHTTPHeaderField: "Content-Type"), redirectURL: nil, rawHeaders: Array(text.utf8))
+    }
+}

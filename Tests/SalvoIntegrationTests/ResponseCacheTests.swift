@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+import SalvoTestSupport
+
+/// `URLSessionConfiguration.urlCache` and `requestCachePolicy` honoured as URLSession honours
+/// them, with `CachedResponseHandler`s, against httpbin's `/cache` routes and nginx's files.
+/// An answer from the cache is told apart by its metrics: nothing was sent, so it took no time.
+final class ResponseCacheTests: XCTestCase {
+    private func cachingSession(policy: URLRequest.CachePolicy = .useProtocolCachePolicy,
+                                handler: (any CachedResponseHandler)? = nil) -> (Session, URLCache) {
+        let cache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
+        let configuration = URLSessionConfiguration.af.default
+        configuration.urlCache = cache
+        configuration.requestCachePolicy = policy
+        let session = Session(configuration: configuration, cachedResponseHandler: handler,
+                              responseQueue: DispatchQueue(label: "test.cache.responses"))
+        return (session, cache)
+    }
+
+    private func fromCache(_ response: AFDataResponse<Data>) -> Bool {
+        response.metrics.map { $0.total == 0 && $0.bytesReceived == 0 } ?? false
+    }
+
+    func testAFreshResponseIsAnsweredFromTheCache() throws {
+        let (session, _) = cachingSession()
+        let url = try TestServers.shared.url(.httpbin, "/cache/60")
+        let first = awaitData(session.request(url).validate())
+        XCTAssertNil(first.error)
+        XCTAssertFalse(fromCache(first))
+        let second = awaitData(session.request(url).validate())
+        XCTAssertNil(second.error)
+        XCTAssertTrue(fromCache(second), "a response fresh for 60 s is not fetched again")
+        XCTAssertEqual(second.data, first.data)
+        XCTAssertEqual(second.response?.statusCode, 200)
+        XCTAssertEqual(second.response?.value(forHTTPHeaderField: "Cache-Control"), "public, max-age=60")
+    }
+
+    func testAStaleResponseIsRevalidatedAndA304AnsweredWithTheStoredBody() throws {
+        let (session, _) = cachingSession()
+        // httpbin's /cache: Last-Modified now and an ETag, so no lifetime; a conditional
+        // request gets a 304.
+        let url = try TestServers.shared.url(.httpbin, "/cache")
+        let first = awaitData(session.request(url).validate())
+        XCTAssertNil(first.error)
+        let second = awaitData(session.request(url).validate())
+        XCTAssertNil(second.error, "a 304 must not reach validation")
+        XCTAssertFalse(fromCache(second), "a stale response is revalidated with the origin")
+        XCTAssertEqual(second.response?.statusCode, 200)
+        XCTAssertEqual(second.data, first.data, "the 304 is answered with the stored body")
+    }
+
+    func testANginxFileIsRevalidatedWhenTheRequestAsksAndA304AnsweredFromTheCache() throws {
+        let (session, _) = cachingSession()
+        let url = try TestServers.shared.url(.nginx, "/small")
+        let first = awaitData(session.request(url).validate())
+        XCTAssertNil(first.error)
+        // Fresh for a tenth of the file's age (HTTPCacheRulesTests); the request insists on
+        // the origin, and nginx answers the ETag with a 304.
+        let revalidated = awaitData(session.request(url, headers: ["Cache-Control": "max-age=0"]).validate())
+        XCTAssertNil(revalidated.error)
+        XCTAssertFalse(fromCache(revalidated))
+        XCTAssertEqual(revalidated.response?.statusCode, 200)
+        XCTAssertEqual(revalidated.data, first.data)
+    }
+
+    func testNoStoreIsRespected() throws {
+        let (session, cache) = cachingSession()
+        let url = try TestServers.shared.url(.httpbin, "/response-headers?Cache-Control=no-store")
+        XCTAssertNil(awaitData(session.request(url).validate()).error)
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)))
+        XCTAssertFalse(fromCache(awaitData(session.request(url).validate())))
+
+        let fresh = try TestServers.shared.url(.httpbin, "/cache/60")
+        XCTAssertNil(awaitData(session.request(fresh, headers: ["Cache-Control": "no-store"]).validate()).error)
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: fresh)), "the request's no-store keeps it out too")
+    }
+
+    func testReloadPoliciesSkipTheStoredResponse() throws {
+        let (session, _) = cachingSession()
+        let url = try TestServers.shared.url(.httpbin, "/cache/60")
+        XCTAssertNil(awaitData(session.request(url)).error)
+        var reload = URLRequest(url: url)
+        reload.cachePolicy = .reloadIgnoringLocalCacheData
+        XCTAssertFalse(fromCache(awaitData(session.request(reload))))
+        XCTAssertFalse(fromCache(awaitData(session.request(url, headers: ["Cache-Control": "no-cache"]))))
+        XCTAssertTrue(fromCache(awaitData(session.request(url))))
+    }
+
+    func testReturnCacheDataDontLoadAnswersOnlyFromTheCache() throws {
+        let (session, _) = cachingSession(policy: .returnCacheDataDontLoad)
+        let url = try TestServers.shared.url(.httpbin, "/cache")
+        let missing = awaitData(session.request(url))
+        XCTAssertEqual(urlErrorCode(missing.error), .resourceUnavailable)
+
+        var load = URLRequest(url: url)
+        load.cachePolicy = .reloadIgnoringLocalCacheData
+        XCTAssertNil(awaitData(session.request(load)).error)
+        let stored = awaitData(session.request(url))
+        XCTAssertNil(stored.error)
+        XCTAssertTrue(fromCache(stored), "even a stale response is used, without asking the origin")
+    }
+
+    func testResponseCachersDecideWhatIsStored() throws {
+        let url = try TestServers.shared.url(.httpbin, "/cache/60")
+        let (skipping, skippingCache) = cachingSession(handler: .doNotCache)
+        XCTAssertNil(awaitData(skipping.request(url)).error)
+        XCTAssertNil(skippingCache.cachedResponse(for: URLRequest(url: url)))
+        // The request's own handler is asked instead of the session's.
+        XCTAssertNil(awaitData(skipping.request(url).cacheResponse(using: .cache)).error)
+        XCTAssertNotNil(skippingCache.cachedResponse(for: URLRequest(url: url)))
+
+        let (modifying, modifyingCache) = cachingSession(handler: .modify { _, response in
+            CachedURLResponse(response: response.response, data: Data("changed".utf8), userInfo: response.userInfo,
+                              storagePolicy: response.storagePolicy)
+        })
+        XCTAssertNil(awaitData(modifying.request(url)).error)
+        XCTAssertEqual(modifyingCache.cachedResponse(for: URLRequest(url: url))?.data, Data("changed".utf8))
+        let answered = awaitData(modifying.request(url))
+        XCTAssertTrue(fromCache(answered))
+        XCTAssertEqual(answered.data, Data("changed".utf8))
+    }
+
+    func testOnlyGETDataRequestsUseTheCache() throws {
+        let (session, cache) = cachingSession()
+        let url = try TestServers.shared.url(.httpbin, "/cache/60")
+        _ = awaitData(session.request(url, method: .post))
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)))
+    }
+
+    func testSalvosDefaultConfigurationHasNoCache() {
+        XCTAssertNil(URLSessionConfiguration.af.default.urlCache)
+    }
+}
