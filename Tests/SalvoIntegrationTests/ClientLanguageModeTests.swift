@@ -22,6 +22,18 @@ final class ClientLanguageModeTests: XCTestCase {
         XCTAssertTrue(transcript.contains("'StreamRequest' has been renamed to 'DataStreamRequest'"), transcript)
     }
 
+    /// The founding document's `SessionDelegate` subclass, which overrides Alamofire's
+    /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`, compiles
+    /// unchanged in both modes (with the warning Alamofire's draws too: a subclass of an
+    /// `@unchecked Sendable` class is asked to restate it).
+    func testTheSeedsSessionDelegateCompilesInBothModes() throws {
+        for mode in [5, 6] {
+            let (status, transcript) = try ClientCodeCheck.typeCheck("SeedDelegate.swift", languageMode: mode)
+            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
+            XCTAssertFalse(transcript.contains("error:"), transcript)
+        }
+    }
+
     /// Swift 6 code whose handlers, validators, adapters, retriers, progress closures and
     /// monitor closures capture a non-`Sendable` model compiles, as it does against
     /// Alamofire: where Alamofire's declarations are `@preconcurrency`, so are Salvo's, and

@@ -46,9 +46,8 @@ extension AttemptPipeline {
         monitor?.request(request, didGatherMetrics: outcome.metrics)
         delegate.request(request, didFinishCollecting: outcome.metrics)
         let transportError = outcome.error.map { error in trustFailure(error, transfer: transfer) ?? AFError.sessionTaskFailed(error: error.urlError) }
-        delegate.request(request, didCompleteWithError: transportError)
-
         if let error = transportError {
+            reportCompletion(request, error: error, context: finished)
             monitor?.request(request, didFailTransferWithError: error)
             retryOrFinish(request, error: error, queue: queue)
             return
@@ -67,7 +66,20 @@ extension AttemptPipeline {
             return finishAttempt(request, unannounced: unannounced, notFollowed: transfer, queue: queue)
         }
         if storable, let cache = session.responseCache { store(outcome, of: finished, in: cache, request: request) }
+        reportCompletion(request, error: nil, context: finished)
         finishAttempt(request, unannounced: unannounced, queue: queue)
+    }
+
+    /// Tells the delegate an attempt's transfers are over, once per attempt as URLSession
+    /// tells it once per task: after the last hop, not after each redirect followed.
+    private func reportCompletion(_ request: Request, error: AFError?, context: ResponseContext) {
+        guard session.delegateIsSubclass else { return delegate.request(request, didCompleteWithError: error) }
+        let task = request.task(for: context.origin ?? context)
+        let reported: (any Error)? = error.map { error in
+            if case let .sessionTaskFailed(underlying) = error { return underlying }
+            return error
+        }
+        delegate.urlSession(session.session, task: task, didCompleteWithError: reported)
     }
 
     /// A `304 Not Modified` to a revalidation becomes the stored response, brought up to date.
@@ -98,6 +110,9 @@ extension AttemptPipeline {
     /// gets its body once the handlers have seen the head.
     private func finishAttempt(_ request: Request, unannounced head: ResponseHead?, notFollowed transfer: Transfer? = nil,
                                queue: DispatchQueue) {
+        if transfer != nil, let context = request.mutableState.withLock({ $0.contexts.last }) {
+            reportCompletion(request, error: nil, context: context)
+        }
         let proceed: @Sendable () -> Void = { [self] in
             if let transfer { request.attemptHooks?.redirectNotFollowed(transfer, on: queue) }
             validateAndFinish(request, queue: queue)
@@ -253,7 +268,7 @@ extension AttemptPipeline {
             send(request, spec: next, urlRequest: nil, redirectHop: true, resourceLeft: resourceLeft)
             return true
         }
-        delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest) { [weak session] redirected in
+        let decided: @Sendable (URLRequest?) -> Void = { [weak session] redirected in
             guard let session else {
                 queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
                 return
@@ -265,6 +280,13 @@ extension AttemptPipeline {
                 return
             }
             pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
+        }
+        if session.delegateIsSubclass {
+            let task = request.task(for: context.origin ?? context)
+            delegate.urlSession(session.session, task: task, willPerformHTTPRedirection: response, newRequest: next.urlRequest,
+                                completionHandler: decided)
+        } else {
+            delegate.request(request, willPerformHTTPRedirection: response, newRequest: next.urlRequest, completionHandler: decided)
         }
         return true
     }

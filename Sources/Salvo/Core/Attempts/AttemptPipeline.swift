@@ -262,7 +262,8 @@ struct AttemptPipeline: Sendable {
         }
         let transfer = Transfer(description, deliveryQueue: queue, owner: request)
         typealias Announce = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
-                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?)
+                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?,
+                              onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
         let accepted = request.mutableState.withLock { state -> Announce?? in
@@ -275,7 +276,7 @@ struct AttemptPipeline: Sendable {
                 state.redirectTime = 0
             }
             guard !redirectHop, let extras = state.extras else { return .some(nil) }
-            return .some((extras.cURLHandler, extras.urlRequestHandler))
+            return .some((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler))
         }
         guard let announce = accepted else {
             // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
@@ -292,6 +293,10 @@ struct AttemptPipeline: Sendable {
             if let onRequest = announce.onRequest {
                 let urlRequest = context.urlRequest
                 onRequest.queue.async { onRequest.handler(urlRequest) }
+            }
+            if let onTask = announce.onTask {
+                let task = request.task(for: context)
+                onTask.queue.async { onTask.handler(task) }
             }
         }
         if servedFromCache, let entry = cacheEntry, let response = entry.response as? HTTPURLResponse {

@@ -18,6 +18,8 @@ final class ResponseContext: Sendable {
         /// The response built for a head announced while the transfer ran (`response(for:)`),
         /// reused by `httpResponse` when the final head is the same.
         var announced: (head: ResponseHead, response: HTTPURLResponse)?
+        /// The attempt's `URLSessionTask`, once someone asked for it (first contexts only).
+        var task: URLSessionTask?
     }
 
     let spec: RequestSpec
@@ -40,6 +42,17 @@ final class ResponseContext: Sendable {
         self.cacheEntry = cacheEntry
         self.servedFromCache = servedFromCache
         state = Mutex(State(head: head, metrics: nil, request: urlRequest, response: nil))
+    }
+
+    /// The attempt's task, made by `make` the first time it is asked for.
+    func task(_ make: () -> URLSessionTask) -> URLSessionTask {
+        if let task = state.withLock({ $0.task }) { return task }
+        let made = make()
+        return state.withLock { state in
+            if let task = state.task { return task }
+            state.task = made
+            return made
+        }
     }
 
     /// Makes `response` the attempt's `HTTPURLResponse`: the stored object a cached answer

@@ -8,8 +8,7 @@ extension Request {
     /// one per retry (not per redirect), as Alamofire does.
     ///
     /// When a request was already sent, the handler is also called straight away with the
-    /// last one. Only the last handler given is kept. Alamofire's companion,
-    /// `onURLSessionTaskCreation`, has no counterpart: Salvo makes no `URLSessionTask`.
+    /// last one. Only the last handler given is kept.
     ///
     /// - Parameters:
     ///   - queue: Where the handler runs. `.main` by default (see `Session.responseQueue`).

@@ -81,6 +81,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var monitor: CompositeEventMonitor?
             /// The request's own cached response handler, set by `cacheResponse(using:)`.
             var cachedResponseHandler: (any CachedResponseHandler)?
+            var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -133,6 +134,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var addedInterceptor: (any RequestInterceptor)? {
             get { extras?.interceptor }
             set { setExtra(\.interceptor, newValue, isEmpty: newValue == nil) }
+        }
+        var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)? {
+            get { extras?.taskCreationHandler }
+            set { setExtra(\.taskCreationHandler, newValue, isEmpty: newValue == nil) }
         }
         var cachedResponseHandler: (any CachedResponseHandler)? {
             get { extras?.cachedResponseHandler }

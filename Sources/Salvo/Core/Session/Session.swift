@@ -14,7 +14,7 @@ import FoundationNetworking
 ///
 /// Releasing a session with requests in flight fails each of them with
 /// `AFError.sessionDeinitialized`, once, and stops its thread.
-open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop and queues are thread-safe
+open class Session: @unchecked Sendable { // immutable lets of thread-safe values (EventLoop, queues, a Mutex and an Atomic)
     // `@unchecked Sendable`: every stored property is a `let` holding a Sendable value or a
     // thread-safe reference (`EventLoop`, queues, the header list libcurl only reads).
 
@@ -69,6 +69,14 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
     let activeRequests = ActiveRequests()
     /// What every attempt of the session's requests starts from, worked out once.
     let attemptDefaults: AttemptDefaults
+    /// The `URLSession` handed to `SessionDelegate`'s `urlSession` methods: given at creation,
+    /// or made on first use.
+    let urlSessionSlot: Mutex<URLSession?>
+    /// The last task identifier handed out.
+    let taskIdentifiers = Atomic<Int>(0)
+    /// Whether the delegate is a subclass, which may override a `urlSession` method: only
+    /// then are tasks made for its calls.
+    let delegateIsSubclass: Bool
 
     /// Creates a session.
     ///
@@ -122,6 +130,8 @@ open class Session: @unchecked Sendable { // no lock: immutable lets; EventLoop 
         self.responseQueue = responseQueue
 
         attemptDefaults = AttemptDefaults(configuration: configuration)
+        urlSessionSlot = Mutex(nil)
+        delegateIsSubclass = type(of: delegate) != SessionDelegate.self
 
         var options = transport.engineOptions
         if options.proxy == nil, let proxies = ConnectionProxySettings(configuration.connectionProxyDictionary) {

@@ -8,14 +8,17 @@ import FoundationNetworking
 /// change them, and call `super` to keep the default behaviour.
 ///
 /// Alamofire's `SessionDelegate` implements `URLSessionDelegate`, whose methods take a
-/// `URLSession` and a `URLSessionTask`. Salvo has neither, so its methods take the
-/// `Request` instead; otherwise the roles are the same:
+/// `URLSession` and a `URLSessionTask`. Salvo's has both kinds of method: Alamofire's
+/// `urlSession(...)` methods, with Alamofire's signatures, called with `Session.session` and
+/// the attempt's task (`Request.task`), and methods that take the `Request`. Each
+/// `urlSession(...)` method's default calls its `request(...)` counterpart, so a subclass may
+/// override either:
 ///
-/// | Alamofire (URLSessionTaskDelegate) | Salvo |
+/// | Alamofire (URLSessionTaskDelegate) | Salvo's `Request` counterpart |
 /// |---|---|
 /// | `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` | `request(_:willPerformHTTPRedirection:newRequest:completionHandler:)` |
 /// | `urlSession(_:task:didCompleteWithError:)` | `request(_:didCompleteWithError:)` |
-/// | `urlSession(_:task:didFinishCollecting:)` | `request(_:didFinishCollecting:)` |
+/// | `urlSession(_:task:didFinishCollecting:)` (`URLSessionTaskMetrics`, which only URLSession can make: not called) | `request(_:didFinishCollecting:)` with `TransferMetrics` |
 ///
 /// - Note: The methods run on the request's delivery queue (its first response handler's
 ///   queue), never on Salvo's event-loop thread.
@@ -67,6 +70,36 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
         handler.task(request, willBeRedirectedTo: newRequest, for: response, completion: completionHandler)
     }
 
+    /// A response redirects: Alamofire's method. The default calls
+    /// `request(_:willPerformHTTPRedirection:newRequest:completionHandler:)` with the task's
+    /// request (and follows, for a task that is not Salvo's).
+    ///
+    /// - Parameters:
+    ///   - session: `Session.session`.
+    ///   - task: The attempt's task.
+    ///   - response: The redirect response.
+    ///   - request: What Salvo would send next.
+    ///   - completionHandler: Call once with the request to send, or `nil` to stop.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let completion = UncheckedCompletion(completionHandler)
+        guard let salvoRequest = (task as? any RequestTask)?.request else { return completion.call(request) }
+        self.request(salvoRequest, willPerformHTTPRedirection: response, newRequest: request) { completion.call($0) }
+    }
+
+    /// An attempt's transfer ended: Alamofire's method. The default calls
+    /// `request(_:didCompleteWithError:)` with the task's request.
+    ///
+    /// - Parameters:
+    ///   - session: `Session.session`.
+    ///   - task: The attempt's task.
+    ///   - error: The transport error (the `URLError`, or the `AFError` of a failed server
+    ///     trust evaluation), or `nil`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let salvoRequest = (task as? any RequestTask)?.request else { return }
+        request(salvoRequest, didCompleteWithError: error.map { $0.asAFError(or: .sessionTaskFailed(error: $0)) })
+    }
+
     /// An attempt's metrics are known.
     ///
     /// - Parameters:
@@ -74,11 +107,27 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     ///   - metrics: The attempt's metrics.
     open func request(_ request: Request, didFinishCollecting metrics: TransferMetrics) {}
 
-    /// An attempt's transfer ended, with the transport error if it failed. Validation and
+    /// An attempt's transfers ended, with the transport error if it failed: once per attempt,
+    /// after its last redirect hop, as URLSession reports a task's completion. Validation and
     /// retries come after this.
     ///
     /// - Parameters:
     ///   - request: The request.
     ///   - error: The transport error, or `nil`.
     open func request(_ request: Request, didCompleteWithError error: AFError?) {}
+}
+
+/// A completion handler of Alamofire's (plain) type, called from the `@Sendable` one Salvo's
+/// request methods take. URLSession calls such handlers from its own queue too; the caller
+/// gave it knowing it is called once, from another thread.
+private struct UncheckedCompletion: @unchecked Sendable { // called once, from the request's delivery queue
+    let body: (URLRequest?) -> Void
+
+    init(_ body: @escaping (URLRequest?) -> Void) {
+        self.body = body
+    }
+
+    func call(_ request: URLRequest?) {
+        body(request)
+    }
 }

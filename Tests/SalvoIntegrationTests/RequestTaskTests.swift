@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+import SalvoTestSupport
+
+/// A `SessionDelegate` subclass written against Alamofire's `urlSession` methods (the seed's
+/// own, but recording instead of printing).
+private final class RecordingSessionDelegate: SessionDelegate, @unchecked Sendable { // `redirects` and `completions` are Mutexes
+    let redirects = Mutex<[(task: URLSessionTask, target: URL?)]>([])
+    let completions = Mutex<[(any Error)?]>([])
+
+    override func urlSession(_ session: URLSession, task: URLSessionTask,
+                             willPerformHTTPRedirection response: HTTPURLResponse,
+                             newRequest request: URLRequest,
+                             completionHandler: @escaping (URLRequest?) -> Void) {
+        redirects.withLock { $0.append((task, request.url)) }
+        super.urlSession(session, task: task, willPerformHTTPRedirection: response,
+                         newRequest: request, completionHandler: completionHandler)
+    }
+
+    override func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        completions.withLock { $0.append(error) }
+        super.urlSession(session, task: task, didCompleteWithError: error)
+    }
+}
+
+/// The `URLSessionTask`s Salvo hands out, one per attempt, and the `SessionDelegate` methods
+/// that take them, against httpbin.
+final class RequestTaskTests: XCTestCase {
+    private let queue = DispatchQueue(label: "test.tasks.responses")
+
+    func testTheSeedsDelegateSeesEveryFollowedRedirectWithTheAttemptsTask() throws {
+        let delegate = RecordingSessionDelegate()
+        let session = Session(delegate: delegate, responseQueue: queue)
+        let url = try TestServers.shared.url(.httpbin, "/redirect/3")
+        let request = session.request(url)
+        let response = awaitData(request.validate())
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.response?.url?.path, "/get", "the default still follows")
+        let redirects = delegate.redirects.withLock { $0 }
+        XCTAssertEqual(redirects.count, 3)
+        XCTAssertEqual(redirects.last?.target?.path, "/get")
+        let task = try XCTUnwrap(request.task)
+        XCTAssertTrue(redirects.allSatisfy { $0.task === task }, "an attempt's hops share its task")
+        XCTAssertTrue(task is RequestDataTask)
+        XCTAssertTrue((task as? RequestDataTask)?.request === request)
+        XCTAssertEqual(task.originalRequest?.url, url)
+        XCTAssertEqual(task.currentRequest?.url?.path, "/get")
+        XCTAssertEqual((task.response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(task.state, .completed)
+        XCTAssertEqual(delegate.completions.withLock { $0.count }, 1)
+        XCTAssertNil(delegate.completions.withLock { $0.first } ?? nil)
+        XCTAssertTrue(session.session === session.session, "one URLSession per session")
+    }
+
+    func testATransportErrorReachesTheDelegateAsTheURLError() throws {
+        let delegate = RecordingSessionDelegate()
+        let session = Session(delegate: delegate, responseQueue: queue)
+        let response = awaitData(session.request("http://127.0.0.1:1/refused"))
+        XCTAssertNotNil(response.error)
+        let reported = delegate.completions.withLock { $0.first } ?? nil
+        XCTAssertEqual((reported as? URLError)?.code, .cannotConnectToHost)
+    }
+
+    func testEachAttemptHasItsOwnTaskAndIdentifier() throws {
+        let session = Session(responseQueue: queue)
+        let created = Mutex<[Int]>([])
+        let request = session.request(try TestServers.shared.url(.httpbin, "/status/500"), interceptor: RetryPolicy(retryLimit: 1, exponentialBackoffBase: 2, exponentialBackoffScale: 0))
+            .onURLSessionTaskCreation(on: queue) { task in created.withLock { $0.append(task.taskIdentifier) } }
+        _ = awaitData(request.validate())
+        let tasks = request.tasks
+        XCTAssertEqual(tasks.count, 2)
+        XCTAssertTrue(request.firstTask === tasks.first && request.lastTask === tasks.last)
+        XCTAssertNotEqual(tasks[0].taskIdentifier, tasks[1].taskIdentifier)
+        XCTAssertTrue(tasks.allSatisfy { $0.state == .completed })
+        queue.sync {}
+        XCTAssertEqual(created.withLock { $0 }, tasks.map(\.taskIdentifier), "one creation call per attempt")
+    }
+
+    func testDownloadsAndUploadsHaveTheirKindsOfTask() throws {
+        let session = Session(responseQueue: queue)
+        let done = expectation(description: "both")
+        done.expectedFulfillmentCount = 2
+        let download = session.download(try TestServers.shared.url(.nginx, "/small"))
+        download.response(queue: queue) { response in
+            if let url = response.fileURL { try? FileManager.default.removeItem(at: url) }
+            done.fulfill()
+        }
+        let upload = session.upload(Data("x".utf8), to: try TestServers.shared.url(.httpbin, "/post"))
+        upload.response(queue: queue) { _ in done.fulfill() }
+        wait(for: [done], timeout: 30)
+        XCTAssertTrue(download.task is RequestDownloadTask)
+        XCTAssertTrue(upload.task is RequestUploadTask)
+    }
+
+    func testCancellingTheTaskCancelsTheRequest() throws {
+        let session = Session(responseQueue: queue)
+        let started = expectation(description: "task")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/5"))
+            .onURLSessionTaskCreation(on: queue) { task in
+                task.cancel()
+                started.fulfill()
+            }
+        let response = awaitData(request)
+        wait(for: [started], timeout: 5)
+        XCTAssertTrue(response.error?.isExplicitlyCancelledError == true)
+        XCTAssertEqual(request.state, .cancelled)
+    }
+
+    func testASessionMadeFromAURLSessionReadsItsConfiguration() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 7
+        let urlSession = URLSession(configuration: configuration)
+        let session = Session(session: urlSession, delegate: SessionDelegate(), rootQueue: DispatchQueue(label: "test.root"))
+        XCTAssertTrue(session.session === urlSession)
+        XCTAssertEqual(session.sessionConfiguration.timeoutIntervalForRequest, 7)
+    }
+}
