@@ -119,4 +119,47 @@ final class RequestTaskTests: XCTestCase {
         XCTAssertTrue(session.session === urlSession)
         XCTAssertEqual(session.sessionConfiguration.timeoutIntervalForRequest, 7)
     }
+
+    func testMonitorsHearAlamofiresTaskEventsOncePerAttempt() throws {
+        let events = Mutex<[String]>([])
+        let finished = expectation(description: "finished")
+        let monitor = ClosureEventMonitor()
+        monitor.requestDidCreateTask = { _, task in events.withLock { $0.append("create \(task.taskIdentifier)") } }
+        monitor.requestDidResumeTask = { _, task in events.withLock { $0.append("resume \(task.taskIdentifier)") } }
+        monitor.requestDidCompleteTaskWithError = { _, task, error in
+            events.withLock { $0.append("complete \(task.taskIdentifier) \(error == nil ? "ok" : "error")") }
+        }
+        monitor.requestDidFinish = { _ in finished.fulfill() }
+        let session = Session(eventMonitors: [monitor], responseQueue: queue)
+        let request = session.request(try TestServers.shared.url(.httpbin, "/status/500"),
+                                      interceptor: RetryPolicy(retryLimit: 1, exponentialBackoffBase: 2, exponentialBackoffScale: 0))
+        _ = awaitData(request.validate())
+        wait(for: [finished], timeout: 10)
+        let ids = request.tasks.map(\.taskIdentifier)
+        XCTAssertEqual(ids.count, 2)
+        XCTAssertEqual(events.withLock { $0 }, ids.flatMap { ["create \($0)", "resume \($0)", "complete \($0) error"] })
+    }
+
+    func testMonitorsHearTheTaskSuspendedResumedAndCancelled() throws {
+        let events = Mutex<[String]>([])
+        let cancelled = expectation(description: "cancel event")
+        let monitor = ClosureEventMonitor()
+        monitor.requestDidSuspendTask = { _, _ in events.withLock { $0.append("suspend") } }
+        monitor.requestDidResumeTask = { _, _ in events.withLock { $0.append("resume") } }
+        monitor.requestDidCancelTask = { _, _ in
+            events.withLock { $0.append("cancel") }
+            cancelled.fulfill()
+        }
+        let session = Session(eventMonitors: [monitor], responseQueue: queue)
+        let started = expectation(description: "task")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/5"))
+            .onURLSessionTaskCreation(on: queue) { _ in started.fulfill() }
+        request.response(queue: queue) { _ in }
+        wait(for: [started], timeout: 5)
+        request.suspend()
+        request.resume()
+        request.cancel()
+        wait(for: [cancelled], timeout: 5)
+        XCTAssertEqual(events.withLock { $0 }, ["resume", "suspend", "resume", "cancel"])
+    }
 }

@@ -21,11 +21,11 @@ import FoundationNetworking
 ///   than `.main`, which a server process may never drain. As in Alamofire, the closures
 ///   are plain (not `@Sendable`), so Swift 6 code may set closures that capture non-`Sendable`
 ///   state: they run only on `queue`, and what they capture must be safe to use there.
-///   Where Alamofire's closures concern the `URLSessionTask` (`requestDidCreateTask`,
-///   `requestDidFailTaskEarlyWithError`,
-///   `requestDidCompleteTaskWithError`), Salvo's concern the attempt's transfer
-///   (`requestDidCreateTransfer`, `requestDidFailTransferWithError`,
-///   `requestDidCompleteAttemptWithError`), and metrics are `TransferMetrics`. The
+///   Alamofire's task closures are here (`requestDidCreateTask`, `requestDidResumeTask`,
+///   `requestDidSuspendTask`, `requestDidCancelTask`, `requestDidCompleteTaskWithError`), with
+///   the attempt's transfer beside them (`requestDidCreateTransfer`,
+///   `requestDidFailTransferWithError` for Alamofire's `requestDidFailTaskEarlyWithError`,
+///   `requestDidCompleteAttemptWithError`); metrics are `TransferMetrics`. The
 ///   `URLSession`-level closures (`taskDidReceiveChallenge`, `dataTaskDidReceiveData`, ...)
 ///   have no counterpart.
 open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures in a Mutex; `queue` immutable
@@ -46,6 +46,11 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
         var requestDidGatherMetrics: ((Request, TransferMetrics) -> Void)?
         var requestDidFailTransferWithError: ((Request, AFError) -> Void)?
         var requestDidCompleteAttemptWithError: ((Request, AFError?) -> Void)?
+        var requestDidCreateTask: ((Request, URLSessionTask) -> Void)?
+        var requestDidResumeTask: ((Request, URLSessionTask) -> Void)?
+        var requestDidSuspendTask: ((Request, URLSessionTask) -> Void)?
+        var requestDidCancelTask: ((Request, URLSessionTask) -> Void)?
+        var requestDidCompleteTaskWithError: ((Request, URLSessionTask, AFError?) -> Void)?
         var requestIsRetrying: ((Request) -> Void)?
         var requestDidFinish: ((Request) -> Void)?
         var requestDidResume: ((Request) -> Void)?
@@ -111,10 +116,40 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
     }
 
     /// Called on `request(_:didCreateTransferFor:)`, with the `URLRequest` the attempt sends
-    /// (also on each redirect hop). Salvo's counterpart of Alamofire's `requestDidCreateTask`.
+    /// (also on each redirect hop).
     open var requestDidCreateTransfer: ((Request, URLRequest) -> Void)? {
         get { closures.withLock { $0.requestDidCreateTransfer } }
         set { closures.withLock { $0.requestDidCreateTransfer = newValue } }
+    }
+
+    /// Called on `request(_:didCreateTask:)`.
+    open var requestDidCreateTask: ((Request, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.requestDidCreateTask } }
+        set { closures.withLock { $0.requestDidCreateTask = newValue } }
+    }
+
+    /// Called on `request(_:didResumeTask:)`.
+    open var requestDidResumeTask: ((Request, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.requestDidResumeTask } }
+        set { closures.withLock { $0.requestDidResumeTask = newValue } }
+    }
+
+    /// Called on `request(_:didSuspendTask:)`.
+    open var requestDidSuspendTask: ((Request, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.requestDidSuspendTask } }
+        set { closures.withLock { $0.requestDidSuspendTask = newValue } }
+    }
+
+    /// Called on `request(_:didCancelTask:)`.
+    open var requestDidCancelTask: ((Request, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.requestDidCancelTask } }
+        set { closures.withLock { $0.requestDidCancelTask = newValue } }
+    }
+
+    /// Called on `request(_:didCompleteTask:with:)`.
+    open var requestDidCompleteTaskWithError: ((Request, URLSessionTask, AFError?) -> Void)? {
+        get { closures.withLock { $0.requestDidCompleteTaskWithError } }
+        set { closures.withLock { $0.requestDidCompleteTaskWithError = newValue } }
     }
 
     /// Called on `request(_:didGatherMetrics:)`, once per attempt.
@@ -254,6 +289,31 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
     /// Calls `requestDidCreateTransfer`.
     open func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest) {
         requestDidCreateTransfer?(request, urlRequest)
+    }
+
+    /// Calls `requestDidCreateTask`.
+    open func request(_ request: Request, didCreateTask task: URLSessionTask) {
+        requestDidCreateTask?(request, task)
+    }
+
+    /// Calls `requestDidResumeTask`.
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) {
+        requestDidResumeTask?(request, task)
+    }
+
+    /// Calls `requestDidSuspendTask`.
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) {
+        requestDidSuspendTask?(request, task)
+    }
+
+    /// Calls `requestDidCancelTask`.
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) {
+        requestDidCancelTask?(request, task)
+    }
+
+    /// Calls `requestDidCompleteTaskWithError`.
+    open func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {
+        requestDidCompleteTaskWithError?(request, task, error)
     }
 
     /// Calls `requestDidGatherMetrics`.

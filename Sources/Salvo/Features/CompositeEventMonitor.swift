@@ -42,6 +42,18 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Forwards the event to every monitor.
     public func request(_ request: Request, didCompleteAttemptWithError error: AFError?) { each { $0.request(request, didCompleteAttemptWithError: error) } }
     /// Forwards the event to every monitor.
+    public func request(_ request: Request, didCreateTask task: URLSessionTask) { each { $0.request(request, didCreateTask: task) } }
+    /// Forwards the event to every monitor.
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) { each { $0.request(request, didResumeTask: task) } }
+    /// Forwards the event to every monitor.
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) { each { $0.request(request, didSuspendTask: task) } }
+    /// Forwards the event to every monitor.
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) { each { $0.request(request, didCancelTask: task) } }
+    /// Forwards the event to every monitor.
+    public func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {
+        each { $0.request(request, didCompleteTask: task, with: error) }
+    }
+    /// Forwards the event to every monitor.
     public func requestIsRetrying(_ request: Request) { each { $0.requestIsRetrying(request) } }
     /// Forwards the event to every monitor.
     public func requestDidFinish(_ request: Request) { each { $0.requestDidFinish(request) } }

@@ -26,6 +26,16 @@ public protocol EventMonitor: Sendable {
     func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest)
     /// An attempt's transfer, or a redirect hop's, was handed to the engine.
     func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest)
+    /// An attempt's task was made (once per attempt, with monitors only): Alamofire's event.
+    func request(_ request: Request, didCreateTask task: URLSessionTask)
+    /// An attempt's task started or resumed.
+    func request(_ request: Request, didResumeTask task: URLSessionTask)
+    /// An attempt's task was suspended.
+    func request(_ request: Request, didSuspendTask task: URLSessionTask)
+    /// An attempt's task was cancelled.
+    func request(_ request: Request, didCancelTask task: URLSessionTask)
+    /// An attempt's task completed, with the attempt's error, if any.
+    func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?)
     /// An attempt's transfer finished, with its metrics.
     func request(_ request: Request, didGatherMetrics metrics: TransferMetrics)
     /// An attempt's transfer failed.
@@ -86,6 +96,16 @@ extension EventMonitor {
     public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {}
     /// Does nothing.
     public func request(_ request: Request, didCreateTransferFor urlRequest: URLRequest) {}
+    /// Does nothing.
+    public func request(_ request: Request, didCreateTask task: URLSessionTask) {}
+    /// Does nothing.
+    public func request(_ request: Request, didResumeTask task: URLSessionTask) {}
+    /// Does nothing.
+    public func request(_ request: Request, didSuspendTask task: URLSessionTask) {}
+    /// Does nothing.
+    public func request(_ request: Request, didCancelTask task: URLSessionTask) {}
+    /// Does nothing.
+    public func request(_ request: Request, didCompleteTask task: URLSessionTask, with error: AFError?) {}
     /// Does nothing.
     public func request(_ request: Request, didGatherMetrics metrics: TransferMetrics) {}
     /// Does nothing.

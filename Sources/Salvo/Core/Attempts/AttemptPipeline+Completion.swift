@@ -38,7 +38,7 @@ extension AttemptPipeline {
         case .cancelled:
             // The cancelled attempt still completed: monitors hear of it once, as Alamofire's
             // hear of a cancelled task's completion.
-            monitor?.request(request, didCompleteAttemptWithError: request.error ?? .explicitlyCancelled)
+            attemptCompleted(request, error: request.error ?? .explicitlyCancelled)
             request.finish(on: queue)
             return
         case let .proceed(context): finished = context
@@ -68,6 +68,13 @@ extension AttemptPipeline {
         if storable, let cache = session.responseCache { store(outcome, of: finished, in: cache, request: request) }
         reportCompletion(request, error: nil, context: finished)
         finishAttempt(request, unannounced: unannounced, queue: queue)
+    }
+
+    /// Tells monitors an attempt completed: Salvo's event, then Alamofire's task event.
+    private func attemptCompleted(_ request: Request, error: AFError?) {
+        guard let monitor else { return }
+        monitor.request(request, didCompleteAttemptWithError: error)
+        if let task = request.lastTask { monitor.request(request, didCompleteTask: task, with: error) }
     }
 
     /// Tells the delegate an attempt's transfers are over, once per attempt as URLSession
@@ -130,17 +137,17 @@ extension AttemptPipeline {
             // A download that could not be moved into place: not a transport failure, so
             // not retried.
             request.mutableState.withLock { $0.lifecycle.failedAfterSuccess(failure) }
-            monitor?.request(request, didCompleteAttemptWithError: failure)
+            attemptCompleted(request, error: failure)
             request.finish(on: queue)
         } else {
-            monitor?.request(request, didCompleteAttemptWithError: nil)
+            attemptCompleted(request, error: nil)
             request.finish(on: queue)
         }
     }
 
     func retryOrFinish(_ request: Request, error: AFError, queue: DispatchQueue) {
         request.mutableState.withLock { $0.lifecycle.failed(error) }
-        monitor?.request(request, didCompleteAttemptWithError: error)
+        attemptCompleted(request, error: error)
         let retriers = retriers(for: request)
         guard !retriers.isEmpty else {
             request.finish(on: queue)

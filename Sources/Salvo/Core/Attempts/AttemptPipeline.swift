@@ -266,8 +266,10 @@ struct AttemptPipeline: Sendable {
                               onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
+        var startsPaused = false
         let accepted = request.mutableState.withLock { state -> Announce?? in
             guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
+            startsPaused = paused
             if paused { transfer.startsSuspended() }
             if redirectHop {
                 state.contexts.replaceLast(context)
@@ -287,6 +289,11 @@ struct AttemptPipeline: Sendable {
         if let monitor {
             if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
             monitor.request(request, didCreateTransferFor: context.urlRequest)
+            if !redirectHop {
+                let task = request.task(for: context)
+                monitor.request(request, didCreateTask: task)
+                if !startsPaused { monitor.request(request, didResumeTask: task) }
+            }
         }
         if let announce {
             if let cURL = announce.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }

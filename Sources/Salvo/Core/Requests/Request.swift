@@ -344,13 +344,22 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
             }
         case let .resumeTransfer(transfer):
-            monitor?.requestDidResume(self)
+            if let monitor {
+                monitor.requestDidResume(self)
+                if transfer != nil, let task = lastTask { monitor.request(self, didResumeTask: task) }
+            }
             if let transfer { delegate?.loop.send(.resume(transfer)) }
         case let .suspendTransfer(transfer):
-            monitor?.requestDidSuspend(self)
+            if let monitor {
+                monitor.requestDidSuspend(self)
+                if transfer != nil, let task = lastTask { monitor.request(self, didSuspendTask: task) }
+            }
             if let transfer { delegate?.loop.send(.pause(transfer)) }
         case let .cancelTransfer(transfer):
-            monitor?.requestDidCancel(self)
+            if let monitor {
+                monitor.requestDidCancel(self)
+                if let task = lastTask { monitor.request(self, didCancelTask: task) }
+            }
             delegate?.loop.send(.cancel(transfer))
         case .cancelAndFinish:
             monitor?.requestDidCancel(self)
