@@ -76,6 +76,22 @@ extension Request {
         }
     }
 
+    /// Each attempt's `URLSessionTask`, as an `AsyncSequence` that ends when the request
+    /// finishes: the first attempt's, then one per retry.
+    ///
+    /// When the request was already sent, the sequence starts with the latest attempt's task.
+    ///
+    /// - Parameter bufferingPolicy: How many tasks wait for the iterating task. `.unbounded`
+    ///   by default.
+    /// - Returns: The sequence.
+    /// - Warning: Built on `onURLSessionTaskCreation(on:perform:)`, which keeps only the last
+    ///   handler given, as in Alamofire: making this sequence replaces a handler set before.
+    public func urlSessionTasks(bufferingPolicy: StreamOf<URLSessionTask>.BufferingPolicy = .unbounded) -> StreamOf<URLSessionTask> {
+        eventStream(bufferingPolicy: bufferingPolicy) { queue, yield in
+            onURLSessionTaskCreation(on: queue) { yield($0) }
+        }
+    }
+
     /// The request's `cURLDescription()` once per attempt sent (retries included, not
     /// redirects), as an `AsyncSequence` that ends when the request finishes.
     ///

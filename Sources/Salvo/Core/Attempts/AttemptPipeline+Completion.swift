@@ -10,13 +10,14 @@ extension AttemptPipeline {
     /// Runs on the request's delivery queue when a transfer ends: follow a redirect,
     /// validate, retry or finish.
     func didComplete(_ request: Request, transfer: Transfer, outcome: TransferOutcome) {
-        var outcome = outcome
-        // A 304 answered from the cache was stored again when it was brought up to date.
-        var storable = outcome.error == nil
         if let cache = session.responseCache, outcome.head?.statusCode == 304 {
-            outcome = answeredByCache(outcome, cache: cache, request: request)
-            storable = false
+            // A 304 answered from the cache was stored again when it was brought up to date.
+            return conclude(request, transfer: transfer, outcome: answeredByCache(outcome, cache: cache, request: request), storable: false)
         }
+        conclude(request, transfer: transfer, outcome: outcome, storable: outcome.error == nil)
+    }
+
+    private func conclude(_ request: Request, transfer: Transfer, outcome: TransferOutcome, storable: Bool) {
         enum Disposition { case stale, cancelled, proceed(ResponseContext) }
         let queue = transfer.deliveryQueue
         let disposition = request.mutableState.withLock { state -> Disposition in

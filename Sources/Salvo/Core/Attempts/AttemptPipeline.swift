@@ -266,10 +266,8 @@ struct AttemptPipeline: Sendable {
                               onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
-        var startsPaused = false
-        let accepted = request.mutableState.withLock { state -> Announce?? in
+        let accepted = request.mutableState.withLock { state -> (announce: Announce?, paused: Bool)? in
             guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
-            startsPaused = paused
             if paused { transfer.startsSuspended() }
             if redirectHop {
                 state.contexts.replaceLast(context)
@@ -277,10 +275,10 @@ struct AttemptPipeline: Sendable {
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            guard !redirectHop, let extras = state.extras else { return .some(nil) }
-            return .some((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler))
+            guard !redirectHop, let extras = state.extras else { return (nil, paused) }
+            return ((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler), paused)
         }
-        guard let announce = accepted else {
+        guard let (announce, startsPaused) = accepted else {
             // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
             hooks?.requestFinishing(request)
             queue.async { request.finish(on: queue) }
