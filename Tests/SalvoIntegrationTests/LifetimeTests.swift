@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 import Salvo
 
@@ -51,6 +52,29 @@ final class LifetimeTests: XCTestCase {
         }
         wait(for: [done], timeout: 30)
         waitUntilGone(requests, "requests")
+    }
+
+    /// A request whose `URLSessionTask` was made (a monitor, a delegate subclass or a read of
+    /// `task`) is freed with its task: the attempt keeps the task, which looks back weakly.
+    func testRequestsWhoseTasksWereMadeAreFreedWithTheirTasks() throws {
+        let tasks = Mutex<[Weak<URLSessionTask>]>([])
+        let monitor = ClosureEventMonitor()
+        monitor.requestDidCreateTask = { _, task in tasks.withLock { $0.append(Weak(task)) } }
+        let session = Session(eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test.lifetime.tasks"))
+        var requests: [Weak<Request>] = []
+        let done = expectation(description: "handlers")
+        done.expectedFulfillmentCount = 10
+        for _ in 0..<10 {
+            let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+            request.response(queue: .global()) { _ in done.fulfill() }
+            requests.append(Weak(request))
+        }
+        wait(for: [done], timeout: 30)
+        waitUntilGone(requests, "requests")
+        monitor.queue.sync {}
+        let made = tasks.withLock { $0 }
+        XCTAssertEqual(made.count, 10)
+        waitUntilGone(made, "tasks")
     }
 
     /// The async forms free their requests too, also when the task is cancelled.

@@ -15,7 +15,9 @@ import FoundationNetworking
 /// context that started from it.
 final class RequestTaskMirror: Sendable {
     weak let request: Request?
-    let anchor: ResponseContext
+    /// Weak: the context keeps the task, so a strong reference back would keep both forever.
+    /// The request holds its contexts; a task kept after its request is gone reports nothing.
+    weak let anchor: ResponseContext?
     let identifier: Int
 
     init(request: Request, anchor: ResponseContext, identifier: Int) {
@@ -25,21 +27,22 @@ final class RequestTaskMirror: Sendable {
     }
 
     /// The attempt's latest hop, or the anchor when the request has moved on.
-    private var current: ResponseContext {
+    private var current: ResponseContext? {
+        guard let anchor else { return nil }
         let contexts = request?.mutableState.withLock { $0.contexts.elements } ?? []
         return contexts.last { ($0.origin ?? $0) === anchor } ?? anchor
     }
 
     private var isLastAttempt: Bool {
-        guard let last = request?.mutableState.withLock({ $0.contexts.last }) else { return false }
+        guard let anchor, let last = request?.mutableState.withLock({ $0.contexts.last }) else { return false }
         return (last.origin ?? last) === anchor
     }
 
-    var originalRequest: URLRequest? { anchor.wasSent ? anchor.urlRequest : nil }
-    var currentRequest: URLRequest? { current.urlRequest }
-    var response: URLResponse? { current.httpResponse }
-    var bytesReceived: Int64 { current.metrics?.bytesReceived ?? 0 }
-    var bytesSent: Int64 { current.metrics?.bytesSent ?? 0 }
+    var originalRequest: URLRequest? { anchor.flatMap { $0.wasSent ? $0.urlRequest : nil } }
+    var currentRequest: URLRequest? { current?.urlRequest }
+    var response: URLResponse? { current?.httpResponse }
+    var bytesReceived: Int64 { current?.metrics?.bytesReceived ?? 0 }
+    var bytesSent: Int64 { current?.metrics?.bytesSent ?? 0 }
 
     /// The transport error of the request's last attempt, as URLSession reports it.
     var error: (any Error)? {
@@ -50,7 +53,7 @@ final class RequestTaskMirror: Sendable {
 
     var state: URLSessionTask.State {
         guard let request else { return .completed }
-        if !isLastAttempt || current.metrics != nil { return .completed }
+        if !isLastAttempt || current?.metrics != nil { return .completed }
         switch request.state {
         case .initialized, .resumed: return .running
         case .suspended: return .suspended
