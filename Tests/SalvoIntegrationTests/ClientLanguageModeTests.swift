@@ -34,6 +34,16 @@ final class ClientLanguageModeTests: XCTestCase {
         }
     }
 
+    /// A `RedirectHandler` written for Alamofire, against its `URLSessionTask` method,
+    /// compiles in both modes.
+    func testAnAlamofireRedirectHandlerCompilesInBothModes() throws {
+        for mode in [5, 6] {
+            let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireRedirectHandler.swift", languageMode: mode)
+            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
+            XCTAssertEqual(transcript, "", "no diagnostics expected")
+        }
+    }
+
     /// Swift 6 code whose handlers, validators, adapters, retriers, progress closures and
     /// monitor closures capture a non-`Sendable` model compiles, as it does against
     /// Alamofire: where Alamofire's declarations are `@preconcurrency`, so are Salvo's, and

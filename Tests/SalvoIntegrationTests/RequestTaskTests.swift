@@ -162,4 +162,30 @@ final class RequestTaskTests: XCTestCase {
         wait(for: [cancelled], timeout: 5)
         XCTAssertEqual(events.withLock { $0 }, ["resume", "suspend", "resume", "cancel"])
     }
+
+    func testARedirectHandlerWrittenForAlamofireReceivesTheAttemptsTask() throws {
+        let session = Session(responseQueue: queue)
+        let seen = Mutex<[URL?]>([])
+        let handler = TaskRedirectHandler { task, request in
+            seen.withLock { $0.append(task.originalRequest?.url) }
+            return request.url?.host == task.originalRequest?.url?.host ? request : nil
+        }
+        let sameHost = try TestServers.shared.url(.httpbin, "/redirect/1")
+        XCTAssertEqual(awaitData(session.request(sameHost).redirect(using: handler)).response?.url?.path, "/get")
+        var otherHost = URLComponents(url: try TestServers.shared.url(.httpbin, "/get"), resolvingAgainstBaseURL: false)!
+        otherHost.host = "localhost"
+        let away = try TestServers.shared.url(.httpbin, "/redirect-to?url=\(otherHost.url!.absoluteString)")
+        XCTAssertEqual(awaitData(session.request(away).redirect(using: handler)).response?.statusCode, 302, "refused: the redirect is the answer")
+        XCTAssertEqual(seen.withLock { $0 }, [sameHost, away])
+    }
+}
+
+/// A `RedirectHandler` that implements only Alamofire's `URLSessionTask` method.
+private struct TaskRedirectHandler: RedirectHandler {
+    let decide: @Sendable (URLSessionTask, URLRequest) -> URLRequest?
+
+    func task(_ task: URLSessionTask, willBeRedirectedTo request: URLRequest, for response: HTTPURLResponse,
+              completion: @escaping (URLRequest?) -> Void) {
+        completion(decide(task, request))
+    }
 }
