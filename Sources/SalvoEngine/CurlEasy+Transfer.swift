@@ -211,7 +211,12 @@ extension CurlEasy {
             CurlCheck.easy(code, "curl_easy_setopt", CURLOPT_CAINFO_BLOB.rawValue)
         }
         if let pins = trust.pinnedPublicKeys { set(CURLOPT_PINNEDPUBLICKEY, string: pins) }
-        if trust.requiresStapledStatus { set(CURLOPT_SSL_VERIFYSTATUS, 1) }
+        if trust.requiresStapledStatus {
+            set(CURLOPT_SSL_VERIFYSTATUS, 1)
+            // A resumed TLS session carries no stapled response (libcurl 7.88), so every
+            // handshake that must show one is a full one.
+            set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
     }
 
     private func setBody(_ body: Data) {

@@ -81,6 +81,8 @@ final class PerRequestInterceptionTests: XCTestCase {
             sessionFinished.fulfill()
         }
         let ownMonitor = ClosureEventMonitor()
+        let ownMetrics = expectation(description: "the request's monitor hears the pipeline's events too")
+        ownMonitor.requestDidGatherMetrics = { _, _ in ownMetrics.fulfill() }
         ownMonitor.requestDidFinish = { request in
             requestSaw.withLock { $0.append(request.request?.url?.path ?? "") }
             ownFinished.fulfill()
@@ -91,7 +93,7 @@ final class PerRequestInterceptionTests: XCTestCase {
 
         watched.response { _ in }
         session.request(try TestServers.shared.url(.httpbin, "/headers")).response { _ in }
-        withExtendedLifetime(session) { wait(for: [sessionFinished, ownFinished], timeout: 10) }
+        withExtendedLifetime(session) { wait(for: [sessionFinished, ownFinished, ownMetrics], timeout: 10) }
         XCTAssertEqual(Set(sessionSaw.withLock { $0 }), ["/get", "/headers"])
         XCTAssertEqual(requestSaw.withLock { $0 }, ["/get"])
     }

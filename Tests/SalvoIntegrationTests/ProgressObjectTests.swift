@@ -82,4 +82,25 @@ final class ProgressObjectTests: XCTestCase {
         wait(for: [done], timeout: 30)
         XCTAssertLessThan(received.fractionCompleted, 1.0)
     }
+
+    /// A handler may read and set progress handlers: delivering an update takes no lock that
+    /// those take.
+    func testAHandlerMaySetHandlersWhileItRuns() throws {
+        let session = testSession()
+        let queue = DispatchQueue(label: "test.progress-object")
+        let calls = Mutex(0)
+        let done = expectation(description: "response")
+        let request = session.request(try TestServers.shared.url(.nginx, "/1m.bin"))
+        request.downloadProgress(queue: queue) { [weak request] _ in
+            calls.withLock { $0 += 1 }
+            guard let request, request.downloadProgressHandler != nil else { return }
+            request.downloadProgress(queue: queue) { _ in calls.withLock { $0 += 1 } }
+        }
+        .responseData(queue: queue) { response in
+            XCTAssertNil(response.error)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertGreaterThan(calls.withLock { $0 }, 0)
+    }
 }

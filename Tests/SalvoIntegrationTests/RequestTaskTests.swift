@@ -66,6 +66,16 @@ final class RequestTaskTests: XCTestCase {
         XCTAssertEqual((reported as? URLError)?.code, .cannotConnectToHost)
     }
 
+    func testAnAttemptEndedByTooManyRedirectsReachesTheDelegateOnce() throws {
+        let delegate = RecordingSessionDelegate()
+        let session = Session(delegate: delegate, responseQueue: queue)
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/redirect/20")))
+        XCTAssertEqual(urlErrorCode(response.error), .httpTooManyRedirects)
+        let completions = delegate.completions.withLock { $0 }
+        XCTAssertEqual(completions.count, 1)
+        XCTAssertEqual((completions.first as? URLError)?.code, .httpTooManyRedirects)
+    }
+
     func testEachAttemptHasItsOwnTaskAndIdentifier() throws {
         let session = Session(responseQueue: queue)
         let created = Mutex<[Int]>([])

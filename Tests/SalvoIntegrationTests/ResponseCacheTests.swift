@@ -131,6 +131,27 @@ final class ResponseCacheTests: XCTestCase {
         XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)))
     }
 
+    /// Foundation's URLCache on Linux files entries by host, port and path: a response is still
+    /// only ever used for its own URL, query and scheme included.
+    func testAStoredResponseAnswersOnlyItsOwnURL() throws {
+        let (session, _) = cachingSession()
+        let first = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cache/60?id=1")))
+        XCTAssertNil(first.error)
+        let other = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cache/60?id=2")))
+        XCTAssertFalse(fromCache(other), "another query is another resource")
+        XCTAssertEqual((json(other.data)["args"] as? [String: Any])?["id"] as? String, "2")
+    }
+
+    /// A redirect's final response is stored under its own URL, not the first one's.
+    func testARedirectedResponseIsStoredUnderItsOwnURL() throws {
+        let (session, cache) = cachingSession()
+        let target = try TestServers.shared.url(.httpbin, "/cache/60")
+        let redirecting = try TestServers.shared.url(.httpbin, "/redirect-to?url=\(target.absoluteString)")
+        XCTAssertNil(awaitData(session.request(redirecting)).error)
+        XCTAssertEqual(cache.cachedResponse(for: URLRequest(url: target))?.response.url, target)
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: redirecting)))
+    }
+
     func testSalvosDefaultConfigurationHasNoCache() {
         XCTAssertNil(URLSessionConfiguration.af.default.urlCache)
     }

@@ -145,6 +145,20 @@ final class ServerTrustTests: XCTestCase {
         XCTAssertNil(try fetch(try session(trustingCA: true, lenient), host: "localhost").error)
     }
 
+    func testHostsAreLookedUpIgnoringCaseAndAFinalDot() throws {
+        let manager = ServerTrustManager(evaluators: ["LocalHost.": DefaultTrustEvaluator(validateHost: false)])
+        XCTAssertNil(try fetch(try session(trustingCA: true, manager), host: "localhost").error)
+    }
+
+    func testPinnedKeysWithoutDefaultValidationStillCheckTheHost() throws {
+        let evaluator = PublicKeysTrustEvaluator(keys: [try serverPEM], performDefaultValidation: false)
+        XCTAssertNil(try fetch(try session(trustingCA: false, ServerTrustManager(evaluators: [Self.host: evaluator]))).error)
+        let wrongName = try fetch(try session(trustingCA: false, ServerTrustManager(evaluators: ["localhost": evaluator])), host: "localhost")
+        guard case .hostValidationFailed? = reason(wrongName.error) else {
+            return XCTFail("expected hostValidationFailed, got \(String(describing: wrongName.error))")
+        }
+    }
+
     func testARevocationCheckFailsWithoutAStapledResponse() throws {
         let evaluator = RevocationTrustEvaluator(options: [.ocsp, .requirePositiveResponse])
         let response = try fetch(try session(trustingCA: true, ServerTrustManager(evaluators: [Self.host: evaluator])))

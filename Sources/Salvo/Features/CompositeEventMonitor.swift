@@ -15,7 +15,12 @@ public final class CompositeEventMonitor: EventMonitor {
     /// - Parameter monitors: The monitors.
     public init(monitors: [any EventMonitor]) {
         self.monitors = monitors
+        sendsTaskEvents = monitors.contains { !($0 is AlamofireNotifications) }
     }
+
+    /// Whether a monitor may watch task events, so that each attempt's task is made for them:
+    /// Salvo's `AlamofireNotifications` does not.
+    let sendsTaskEvents: Bool
 
     private func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
         for monitor in monitors {

@@ -18,7 +18,7 @@ extension AttemptPipeline {
     }
 
     private func conclude(_ request: Request, transfer: Transfer, outcome: TransferOutcome, storable: Bool) {
-        enum Disposition { case stale, cancelled, proceed(ResponseContext) }
+        enum Disposition { case stale, cancelled(ResponseContext), proceed(ResponseContext) }
         let queue = transfer.deliveryQueue
         let disposition = request.mutableState.withLock { state -> Disposition in
             let action = state.lifecycle.transferEnded(transfer)
@@ -30,20 +30,22 @@ extension AttemptPipeline {
             }
             context.complete(head: outcome.head, metrics: outcome.metrics)
             state.data = outcome.body.isEmpty ? nil : outcome.body
-            if case .finishCancelledAttempt = action { return .cancelled }
+            if case .finishCancelledAttempt = action { return .cancelled(context) }
             return .proceed(context)
         }
         let finished: ResponseContext
         switch disposition {
         case .stale: return
-        case .cancelled:
-            // The cancelled attempt still completed: monitors hear of it once, as Alamofire's
-            // hear of a cancelled task's completion.
+        case let .cancelled(context):
+            // The cancelled attempt still completed: monitors and the delegate hear of it once,
+            // as Alamofire's hear of a cancelled task's completion.
+            reportCompletion(request, error: .sessionTaskFailed(error: URLError(.cancelled)), context: context)
             attemptCompleted(request, error: request.error ?? .explicitlyCancelled)
             request.finish(on: queue)
             return
         case let .proceed(context): finished = context
         }
+        let monitor = request.monitor
         monitor?.request(request, didGatherMetrics: outcome.metrics)
         delegate.request(request, didFinishCollecting: outcome.metrics)
         let transportError = outcome.error.map { error in trustFailure(error, transfer: transfer) ?? AFError.sessionTaskFailed(error: error.urlError) }
@@ -73,14 +75,14 @@ extension AttemptPipeline {
 
     /// Tells monitors an attempt completed: Salvo's event, then Alamofire's task event.
     private func attemptCompleted(_ request: Request, error: AFError?) {
-        guard let monitor else { return }
+        guard let monitor = request.monitor else { return }
         monitor.request(request, didCompleteAttemptWithError: error)
-        if let task = request.lastTask { monitor.request(request, didCompleteTask: task, with: error) }
+        if monitor.sendsTaskEvents, let task = request.lastTask { monitor.request(request, didCompleteTask: task, with: error) }
     }
 
     /// Tells the delegate an attempt's transfers are over, once per attempt as URLSession
     /// tells it once per task: after the last hop, not after each redirect followed.
-    private func reportCompletion(_ request: Request, error: AFError?, context: ResponseContext) {
+    func reportCompletion(_ request: Request, error: AFError?, context: ResponseContext) {
         guard session.delegateIsSubclass else { return delegate.request(request, didCompleteWithError: error) }
         let task = request.task(for: context.origin ?? context)
         let reported: (any Error)? = error.map { error in
@@ -95,7 +97,7 @@ extension AttemptPipeline {
         guard let head = outcome.head, head.statusCode == 304,
               let context = request.mutableState.withLock({ $0.contexts.last }), let entry = context.cacheEntry,
               !context.servedFromCache, let notModified = context.response(for: head) else { return outcome }
-        let refreshed = cache.refreshed(entry, by: notModified, for: context.attemptRequest)
+        let refreshed = cache.refreshed(entry, by: notModified, for: context.urlRequest)
         guard let response = refreshed.response as? HTTPURLResponse else { return outcome }
         context.prime(response)
         var answered = outcome
@@ -109,7 +111,7 @@ extension AttemptPipeline {
         guard !context.servedFromCache, context.spec.method == .get, request.attemptHooks == nil, request is DataRequest,
               !(request is UploadRequest), let response = context.httpResponse else { return }
         let handler = request.cachedResponseHandler ?? session.cachedResponseHandler
-        cache.store(response, data: outcome.body, for: context.attemptRequest, headers: context.spec.headers,
+        cache.store(response, data: outcome.body, for: context.urlRequest, headers: context.spec.headers,
                     header: { sentHeader($0, spec: context.spec) }, request: request, handler: handler)
     }
 
@@ -196,7 +198,7 @@ extension AttemptPipeline {
             return true
         }
         guard retrying else { return }
-        monitor?.requestIsRetrying(request)
+        request.monitor?.requestIsRetrying(request)
         startAttempt(of: request)
     }
 
@@ -244,6 +246,7 @@ extension AttemptPipeline {
         }
         if tooMany {
             let error = AFError.sessionTaskFailed(error: URLError(.httpTooManyRedirects))
+            reportCompletion(request, error: error, context: context)
             retryOrFinish(request, error: error, queue: queue)
             return true
         }
@@ -252,7 +255,9 @@ extension AttemptPipeline {
         let resourceTimeout = loop.options.resourceTimeout
         let resourceLeft: TimeInterval? = resourceTimeout > 0 && resourceTimeout.isFinite ? resourceTimeout - redirectTime : nil
         if let resourceLeft, resourceLeft <= 0 {
-            retryOrFinish(request, error: AFError.sessionTaskFailed(error: URLError(.timedOut)), queue: queue)
+            let error = AFError.sessionTaskFailed(error: URLError(.timedOut))
+            reportCompletion(request, error: error, context: context)
+            retryOrFinish(request, error: error, queue: queue)
             return true
         }
         var next = context.spec

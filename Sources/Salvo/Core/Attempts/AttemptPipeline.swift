@@ -14,7 +14,6 @@ struct AttemptPipeline: Sendable {
     let session: Session
 
     private var defaults: AttemptDefaults { session.attemptDefaults }
-    var monitor: CompositeEventMonitor? { session.monitor }
     var delegate: SessionDelegate { session.delegate }
     var loop: EventLoop { session.loop }
     var rootQueue: DispatchQueue { session.rootQueue }
@@ -37,11 +36,11 @@ struct AttemptPipeline: Sendable {
             initial = made
         } catch {
             let afError = error.asAFError(or: .createURLRequestFailed(error: error))
-            monitor?.request(request, didFailToCreateURLRequestWithError: afError)
+            request.monitor?.request(request, didFailToCreateURLRequestWithError: afError)
             deliverFailure(of: request, afError)
             return
         }
-        if let monitor {
+        if let monitor = request.monitor {
             // The plain path builds no URLRequest; monitors still get one.
             monitor.request(request, didCreateInitialURLRequest: initial.urlRequest ?? initial.spec.urlRequest)
         }
@@ -100,7 +99,7 @@ struct AttemptPipeline: Sendable {
         Self.adapt(initialRequest, with: adapters[...], state: state) { [self] result in
             switch result {
             case let .success(adapted):
-                monitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
+                request.monitor?.request(request, didAdaptInitialRequest: initialRequest, to: adapted)
                 do {
                     try adapted.validate()
                     // Adapters see the request as built, at URLRequest's default timeout when
@@ -137,7 +136,7 @@ struct AttemptPipeline: Sendable {
     /// As in Alamofire, the request (and its response) then reports the request as it was
     /// before adapting.
     private func adaptationFailed(_ request: Request, _ spec: RequestSpec, _ initialRequest: URLRequest, _ error: AFError) {
-        monitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
+        request.monitor?.request(request, didFailToAdaptURLRequest: initialRequest, withError: error)
         let unsent = ResponseContext(spec: spec, urlRequest: initialRequest, sent: false)
         let queue = request.mutableState.withLock { state in
             state.contexts.append(unsent)
@@ -197,6 +196,15 @@ struct AttemptPipeline: Sendable {
         }
     }
 
+    /// Ends a request whose attempt fails before anything is sent; a redirect hop's attempt had
+    /// a transfer, whose completion the delegate is told of, as of any attempt's.
+    private func failBeforeSending(_ request: Request, error: AFError, redirectHop: Bool, queue: DispatchQueue) {
+        if redirectHop, let context = request.mutableState.withLock({ $0.contexts.last }) {
+            reportCompletion(request, error: error, context: context)
+        }
+        queue.async { request.finish(on: queue, error: error) }
+    }
+
     /// The value of a header as the request goes out: its own, or else the session's.
     func sentHeader(_ name: String, spec: RequestSpec) -> String? {
         if let own = spec.headers.value(for: name) { return own }
@@ -222,7 +230,7 @@ struct AttemptPipeline: Sendable {
         }
         if let failure = defaults.headerFailure
             ?? WireCheck.failure(method: spec.method, headers: spec.headers, originKey: hostKey, url: urlString) {
-            queue.async { request.finish(on: queue, error: failure) }
+            failBeforeSending(request, error: failure, redirectHop: redirectHop, queue: queue)
             return
         }
         var trust: TLSTrust?
@@ -230,7 +238,7 @@ struct AttemptPipeline: Sendable {
             do {
                 trust = try ServerTrustEvaluation.tlsTrust(forHost: url.host ?? "", manager: manager)
             } catch {
-                queue.async { request.finish(on: queue, error: error) }
+                failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue)
                 return
             }
         }
@@ -284,10 +292,10 @@ struct AttemptPipeline: Sendable {
             queue.async { request.finish(on: queue) }
             return
         }
-        if let monitor {
+        if let monitor = request.monitor {
             if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
             monitor.request(request, didCreateTransferFor: context.urlRequest)
-            if !redirectHop {
+            if !redirectHop && monitor.sendsTaskEvents {
                 let task = request.task(for: context)
                 monitor.request(request, didCreateTask: task)
                 if !startsPaused { monitor.request(request, didResumeTask: task) }

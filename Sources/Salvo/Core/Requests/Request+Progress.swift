@@ -125,24 +125,28 @@ struct ProgressChannels: Sendable {
 
 /// One direction's `Progress` and its handler.
 ///
-/// `progress` is written only while `gate` is held, and the handler is called under the same
-/// lock, so updates on a concurrent handler queue do not overlap and a handler sees a
-/// `Progress` no other thread is writing.
-final class ProgressChannel: @unchecked Sendable { // `progress` and `handler` only under `gate`
-    private let gate = NSLock()
+/// Two locks: `slot` guards the handler and is never held while user code runs (the loop
+/// thread reads it to post an update); `delivery` is held while the `Progress` is brought up
+/// to date and the handler called, so updates on a concurrent queue do not overlap and a
+/// handler sees a `Progress` no other thread is writing. A handler may set handlers or read
+/// either property; only delivering another update from inside a handler would wait on itself,
+/// and Salvo never does.
+final class ProgressChannel: @unchecked Sendable { // `current` only under `slot`; `object` written only under `delivery`
+    private let slot = NSLock()
+    private let delivery = NSLock()
     private let object = Progress(totalUnitCount: 0)
     private var current: (handler: Request.ProgressHandler, queue: DispatchQueue)?
 
     var progress: Progress { object }
 
     var handler: (handler: Request.ProgressHandler, queue: DispatchQueue)? {
-        gate.withLock { current }
+        slot.withLock { current }
     }
 
-    var hasHandler: Bool { gate.withLock { current != nil } }
+    var hasHandler: Bool { handler != nil }
 
     func setHandler(_ handler: @escaping Request.ProgressHandler, queue: DispatchQueue) {
-        gate.withLock { current = (handler, queue) }
+        slot.withLock { current = (handler, queue) }
     }
 
     /// Hands one update to the handler's queue (from the loop thread).
@@ -155,22 +159,19 @@ final class ProgressChannel: @unchecked Sendable { // `progress` and `handler` o
     /// body counts as one unit of one, for the same reason).
     func finish(completed: Int64, inlineOn currentQueue: DispatchQueue?) {
         let done = max(completed, 1)
-        guard let queue = handler?.queue else {
+        guard let queue = handler?.queue, queue !== currentQueue else {
             deliver(completed: done, total: done)
             return
         }
-        if queue === currentQueue {
-            deliver(completed: done, total: done)
-        } else {
-            queue.async { self.deliver(completed: done, total: done) }
-        }
+        queue.async { self.deliver(completed: done, total: done) }
     }
 
     private func deliver(completed: Int64, total: Int64) {
-        gate.lock()
-        defer { gate.unlock() }
+        let handler = self.handler?.handler
+        delivery.lock()
+        defer { delivery.unlock() }
         object.totalUnitCount = total
         object.completedUnitCount = completed
-        current?.handler(object)
+        handler?(object)
     }
 }

@@ -346,19 +346,19 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case let .resumeTransfer(transfer):
             if let monitor {
                 monitor.requestDidResume(self)
-                if transfer != nil, let task = lastTask { monitor.request(self, didResumeTask: task) }
+                if transfer != nil, monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didResumeTask: task) }
             }
             if let transfer { delegate?.loop.send(.resume(transfer)) }
         case let .suspendTransfer(transfer):
             if let monitor {
                 monitor.requestDidSuspend(self)
-                if transfer != nil, let task = lastTask { monitor.request(self, didSuspendTask: task) }
+                if transfer != nil, monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didSuspendTask: task) }
             }
             if let transfer { delegate?.loop.send(.pause(transfer)) }
         case let .cancelTransfer(transfer):
             if let monitor {
                 monitor.requestDidCancel(self)
-                if let task = lastTask { monitor.request(self, didCancelTask: task) }
+                if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didCancelTask: task) }
             }
             delegate?.loop.send(.cancel(transfer))
         case .cancelAndFinish:

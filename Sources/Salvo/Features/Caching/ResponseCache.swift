@@ -43,9 +43,11 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
         case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: return .load
         default: break
         }
+        // Foundation's URLCache on Linux files entries by host, port and path alone: the scheme
+        // and the query are left out, so an entry is used only for its own URL.
         guard !HTTPCacheRules.requestForbidsStoring(headers), !HTTPCacheRules.isConditional(headers),
               let entry = urlCache.cachedResponse(for: urlRequest), let response = entry.response as? HTTPURLResponse,
-              Self.varies(entry, from: header) == false else {
+              response.url?.absoluteString == urlRequest.url?.absoluteString, !Self.varies(entry, response, from: header) else {
             return policy == .returnCacheDataDontLoad ? .unavailable : .load
         }
         switch policy {
@@ -69,9 +71,18 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
     }
 
     /// Whether the request differs from the stored one in a header the response varies by.
-    private static func varies(_ entry: CachedURLResponse, from header: (String) -> String?) -> Bool {
-        guard let recorded = entry.userInfo?[varyKey] as? [String: String] else { return false }
+    /// A stored response that varies by headers no one recorded (stored by other code, or
+    /// changed by a cached response handler) is taken to vary.
+    private static func varies(_ entry: CachedURLResponse, _ response: HTTPURLResponse, from header: (String) -> String?) -> Bool {
+        guard let recorded = entry.userInfo?[varyKey] as? [String: String] else { return !varyingNames(response).isEmpty }
         return recorded.contains { name, value in (header(name) ?? "") != value }
+    }
+
+    /// The request headers `response` varies by, but the encoding: the body is stored decoded.
+    private static func varyingNames(_ response: HTTPURLResponse) -> [String] {
+        guard let vary = response.value(forHTTPHeaderField: "Vary") else { return [] }
+        return vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && $0.lowercased() != "accept-encoding" }
     }
 
     /// Stores `response` and `data` for `urlRequest` when HTTP allows it and `handler` agrees.
@@ -79,13 +90,9 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
                header: (String) -> String?, request: Request, handler: (any CachedResponseHandler)?) {
         guard !HTTPCacheRules.requestForbidsStoring(headers), HTTPCacheRules.isStorable(response) else { return }
         var userInfo: [AnyHashable: Any] = [Self.storedAtKey: Date().timeIntervalSince1970]
-        if let vary = response.value(forHTTPHeaderField: "Vary") {
-            // The body is stored decoded, so the encoding asked for does not matter.
-            let names = vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && $0.lowercased() != "accept-encoding" }
-            if !names.isEmpty {
-                userInfo[Self.varyKey] = Dictionary(names.map { ($0, header($0) ?? "") }, uniquingKeysWith: { first, _ in first })
-            }
+        let names = Self.varyingNames(response)
+        if !names.isEmpty {
+            userInfo[Self.varyKey] = Dictionary(names.map { ($0, header($0) ?? "") }, uniquingKeysWith: { first, _ in first })
         }
         let candidate = CachedURLResponse(response: response, data: data, userInfo: userInfo, storagePolicy: .allowed)
         guard let handler else {

@@ -29,7 +29,7 @@ public final class PublicKeysTrustEvaluator: ServerTrustEvaluating {
     /// - Throws: `.serverTrustEvaluationFailed(reason: .noPublicKeysFound)` without any.
     public func requirements(forHost host: String) throws -> ServerTrustRequirements {
         guard !keys.isEmpty else { throw AFError.serverTrustEvaluationFailed(reason: .noPublicKeysFound) }
-        return ServerTrustRequirements(validatesChain: performDefaultValidation, validatesHost: performDefaultValidation && validateHost,
+        return ServerTrustRequirements(validatesChain: performDefaultValidation, validatesHost: validateHost,
                                        pinnedPublicKeys: keys)
     }
 }

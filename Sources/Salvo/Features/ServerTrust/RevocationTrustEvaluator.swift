@@ -47,7 +47,7 @@ public final class RevocationTrustEvaluator: ServerTrustEvaluating {
 
     /// A good stapled OCSP response, with the default checks when asked for.
     public func requirements(forHost host: String) throws -> ServerTrustRequirements {
-        ServerTrustRequirements(validatesChain: performDefaultValidation, validatesHost: performDefaultValidation && validateHost,
+        ServerTrustRequirements(validatesChain: performDefaultValidation, validatesHost: validateHost,
                                 requiresStapledOCSPResponse: true, revocationOptions: options)
     }
 }

@@ -6,6 +6,7 @@ enum ServerTrustEvaluation {
     /// libcurl's settings for `host`, or `nil` for libcurl's default checks.
     /// - Throws: The `AFError` that fails the request before anything is sent.
     static func tlsTrust(forHost host: String, manager: ServerTrustManager) throws(AFError) -> TLSTrust? {
+        let host = normalized(host)
         let requirements: ServerTrustRequirements
         do {
             guard let evaluator = try manager.serverTrustEvaluator(forHost: host) else { return nil }
@@ -32,6 +33,7 @@ enum ServerTrustEvaluation {
 
     /// The trust failure a handshake under `trust` ended in, or `nil` when `error` is not one.
     static func failure(_ error: CurlError, host: String, trust: TLSTrust, manager: ServerTrustManager) -> AFError? {
+        let host = normalized(host)
         let requirements = (try? manager.serverTrustEvaluator(forHost: host)).flatMap { try? $0?.requirements(forHost: host) }
         let output = AFError.ServerTrustFailureReason.Output(host: host, error: error)
         switch error.code {
@@ -51,6 +53,15 @@ enum ServerTrustEvaluation {
         default:
             return nil
         }
+    }
+}
+
+extension ServerTrustEvaluation {
+    /// A host as evaluators are looked up by: DNS names ignore case and a final dot, so
+    /// `API.Example.com.` is `api.example.com` and gets its evaluator, not the default checks.
+    static func normalized(_ host: String) -> String {
+        let lowered = host.lowercased()
+        return lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
     }
 }
 

@@ -20,6 +20,8 @@ open class ServerTrustManager: @unchecked Sendable { // `let`s of Sendable value
     public let allHostsMustBeEvaluated: Bool
     /// The evaluators, by host name.
     public let evaluators: [String: any ServerTrustEvaluating]
+    /// `evaluators` with their hosts lowercased and without a final dot, as hosts are looked up.
+    private let evaluatorsByHost: [String: any ServerTrustEvaluating]
     /// libcurl's settings for requirements seen before: a pin's hash or an anchor's PEM text is
     /// worked out once, not per request.
     let translations = Mutex<[ServerTrustRequirements: TLSTrust]>([:])
@@ -31,17 +33,18 @@ open class ServerTrustManager: @unchecked Sendable { // `let`s of Sendable value
     public init(allHostsMustBeEvaluated: Bool = true, evaluators: [String: any ServerTrustEvaluating]) {
         self.allHostsMustBeEvaluated = allHostsMustBeEvaluated
         self.evaluators = evaluators
+        evaluatorsByHost = Dictionary(evaluators.map { (ServerTrustEvaluation.normalized($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The evaluator for `host`. Override it to choose evaluators another way (wildcards, for
     /// one).
     ///
-    /// - Parameter host: The host, as in the request's URL.
+    /// - Parameter host: The host, lowercased and without a final dot.
     /// - Returns: The evaluator, or `nil` to leave the host to libcurl's default checks.
     /// - Throws: `AFError.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host:))`
     ///   when every host must be evaluated and `host` has no evaluator.
     open func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? {
-        guard let evaluator = evaluators[host] else {
+        guard let evaluator = evaluatorsByHost[ServerTrustEvaluation.normalized(host)] else {
             if allHostsMustBeEvaluated { throw AFError.serverTrustEvaluationFailed(reason: .noRequiredEvaluator(host: host)) }
             return nil
         }
