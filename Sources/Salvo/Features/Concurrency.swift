@@ -197,8 +197,13 @@ extension DataRequest {
         let queue = delegate?.handlerQueue(serializationQueue) ?? serializationQueue
         // Holds the request strongly: the handler list is emptied when the request finishes,
         // which breaks the cycle, and the request must outlive a dropped `DataTask`.
-        appendHandler(queue: queue) { [self] in
-            future.fulfill(serialize(self))
+        if mayRetry {
+            let probe = SerializationProbe { [self] in serialize(self) }
+            appendHandler(queue: queue, probe: probe) { future.fulfill(probe.response()) }
+        } else {
+            appendHandler(queue: queue) { [self] in
+                future.fulfill(serialize(self))
+            }
         }
         return DataTask(request: self, future: future, shouldAutomaticallyCancel: shouldAutomaticallyCancel)
     }

@@ -74,7 +74,7 @@ extension AttemptPipeline {
     }
 
     /// Tells monitors an attempt completed: Salvo's event, then Alamofire's task event.
-    private func attemptCompleted(_ request: Request, error: AFError?) {
+    func attemptCompleted(_ request: Request, error: AFError?) {
         guard let monitor = request.monitor else { return }
         monitor.request(request, didCompleteAttemptWithError: error)
         if monitor.sendsTaskEvents, let task = request.lastTask { monitor.request(request, didCompleteTask: task, with: error) }
@@ -142,9 +142,41 @@ extension AttemptPipeline {
             request.mutableState.withLock { $0.lifecycle.failedAfterSuccess(failure) }
             attemptCompleted(request, error: failure)
             request.finish(on: queue)
+        } else if request.mayRetry, let failure = request.firstSerializationFailure() {
+            askRetriers(request, aboutSerialization: failure, queue: queue)
         } else {
             attemptCompleted(request, error: nil)
             request.finish(on: queue)
+        }
+    }
+
+    /// A serializer failed on a response that otherwise succeeded: as in Alamofire, the
+    /// retriers may retry the request. Declined, the request finishes without an error and
+    /// each handler gets its own serializer's result.
+    private func askRetriers(_ request: Request, aboutSerialization failure: AFError, queue: DispatchQueue) {
+        let retriers = retriers(for: request)
+        Self.decideRetry(request, session: session, error: failure, retriers: retriers[...]) { [weak session] result in
+            guard let session else {
+                queue.async { request.finish(on: queue, error: .sessionDeinitialized) }
+                return
+            }
+            let pipeline = AttemptPipeline(session: session)
+            queue.async {
+                switch result {
+                case .retry, .retryWithDelay:
+                    request.resetSerializationProbes()
+                    request.mutableState.withLock { $0.lifecycle.failed(failure) }
+                    pipeline.attemptCompleted(request, error: failure)
+                    pipeline.retryDecided(request, result, error: failure, queue: queue)
+                case .doNotRetry:
+                    pipeline.attemptCompleted(request, error: nil)
+                    request.finish(on: queue)
+                case let .doNotRetryWithError(retryError):
+                    let error = AFError.requestRetryFailed(retryError: retryError, originalError: failure)
+                    pipeline.attemptCompleted(request, error: error)
+                    request.finish(on: queue, error: error)
+                }
+            }
         }
     }
 
@@ -166,7 +198,7 @@ extension AttemptPipeline {
         }
     }
 
-    private func retryDecided(_ request: Request, _ result: RetryResult, error: AFError, queue: DispatchQueue) {
+    func retryDecided(_ request: Request, _ result: RetryResult, error: AFError, queue: DispatchQueue) {
         let decision: RequestLifecycle<Transfer>.RetryDecision
         switch result {
         case .retry, .retryWithDelay: decision = .retry(delay: result.delay ?? 0)

@@ -43,9 +43,16 @@ extension DataRequest {
         let queue = delegate?.handlerQueue(queue) ?? queue
         // Strong: the handler may run after the session let go of the request; the handler
         // list is emptied when it runs, which breaks the cycle.
-        appendHandler(queue: queue) { [self] in
-            completionHandler(serializedResponse(using: responseSerializer))
+        guard mayRetry else {
+            appendHandler(queue: queue) { [self] in
+                completionHandler(serializedResponse(using: responseSerializer))
+            }
+            return self
         }
+        // The probe holds the request as the plain handler does; emptying the handler list when
+        // the request finishes breaks the cycle.
+        let probe = SerializationProbe { [self] in serializedResponse(using: responseSerializer) }
+        appendHandler(queue: queue, probe: probe) { completionHandler(probe.response()) }
         return self
     }
 
@@ -55,9 +62,14 @@ extension DataRequest {
     func builtInResponse<Serializer: InputSerializer>(queue: DispatchQueue, serializer: Serializer,
                                                       completionHandler: @escaping @Sendable (AFDataResponse<Serializer.SerializedObject>) -> Void) -> Self {
         let queue = delegate?.handlerQueue(queue) ?? queue
-        appendHandler(queue: queue) { [self] in
-            completionHandler(serializedResponse(builtIn: serializer))
+        guard mayRetry else {
+            appendHandler(queue: queue) { [self] in
+                completionHandler(serializedResponse(builtIn: serializer))
+            }
+            return self
         }
+        let probe = SerializationProbe { [self] in serializedResponse(builtIn: serializer) }
+        appendHandler(queue: queue, probe: probe) { completionHandler(probe.response()) }
         return self
     }
 

@@ -39,6 +39,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     struct Handler {
         let queue: DispatchQueue
         let run: @Sendable () -> Void
+        /// A serializing handler's probe, when the request had a retrier as it was added.
+        var probe: (any SerializationProbing)?
     }
 
     struct MutableState {
@@ -192,6 +194,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// instructions a copy and a destroy, on every request without one).
     var hasInterceptor: Bool { initialHasInterceptor || interceptorAdded.load(ordering: .acquiring) }
     private let initialHasInterceptor: Bool
+    /// Whether the session has an interceptor, read once: a weak load per check is not free.
+    private let sessionHasInterceptor: Bool
     /// The `Session` running this request.
     public weak let delegate: Session?
     /// This request's index in its session's `ActiveRequests`, or -1; read and written only
@@ -241,6 +245,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         sessionMonitor = eventMonitor
         initialInterceptor = interceptor
         initialHasInterceptor = interceptor != nil
+        sessionHasInterceptor = delegate.hasInterceptor
         self.delegate = delegate
     }
 
@@ -430,7 +435,25 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Adds a handler. When the session starts requests immediately, adding one resumes a
     /// request that is initialized or suspended, as adding a response serializer does in
     /// Alamofire. A handler added after completion runs at once on its queue.
-    func appendHandler(queue: DispatchQueue, _ run: @escaping @Sendable () -> Void) {
+    /// Whether a retrier may be asked about this request: its own interceptor or its session's.
+    var mayRetry: Bool { sessionHasInterceptor || hasInterceptor }
+
+    /// The first serialization error among the handlers' probes, each probe keeping what it
+    /// worked out; `nil` when every serializer succeeds or none is probed.
+    func firstSerializationFailure() -> AFError? {
+        let probes = mutableState.withLock { $0.handlers.elements.compactMap(\.probe) }
+        for probe in probes {
+            if let failure = probe.failure() { return failure }
+        }
+        return nil
+    }
+
+    /// Forgets what the probes worked out, before a retry.
+    func resetSerializationProbes() {
+        mutableState.withLock { $0.handlers.elements.compactMap(\.probe) }.forEach { $0.reset() }
+    }
+
+    func appendHandler(queue: DispatchQueue, probe: (any SerializationProbing)? = nil, _ run: @escaping @Sendable () -> Void) {
         // Without its session nothing else would ever start the request: resuming it finishes
         // it with `sessionDeinitialized`, as Alamofire's session does with its requests when it
         // goes.
@@ -438,7 +461,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         let action = mutableState.withLock { state in
             let action = state.lifecycle.handlerAdded(startsImmediately: state.automaticResume ?? startImmediately)
             if case .runHandler = action { return action }
-            state.handlers.append(Handler(queue: queue, run: run))
+            state.handlers.append(Handler(queue: queue, run: run, probe: probe))
             // Salvo's own bookkeeping never runs on the main queue, which server processes may
             // never drain: a handler on `.main` is reached by a second hop from the root queue.
             if state.deliveryQueue == nil { state.deliveryQueue = queue.isMainQueue ? underlyingQueue : queue }
