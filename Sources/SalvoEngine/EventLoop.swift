@@ -387,6 +387,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         let transfer = Unmanaged<Transfer>.fromOpaque(contextPointer).takeRetainedValue()
         guard let easy = transfer.easy else { return }
         if error == nil, code == CURLE_UNSUPPORTED_PROTOCOL, sendsAgainWithPriorKnowledge(transfer, easy) { return }
+        if error == nil, code == CURLE_HTTP2 || code == CURLE_HTTP2_STREAM, sendsAgainAfterHTTP2Failure(transfer, easy) { return }
 
         let outcome = easy.outcome(of: transfer, code: code, error: error)
         if error != nil {
@@ -458,6 +459,38 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         pool.append(easy)
         priorKnowledgeHosts.remove(transfer.hostKey)
         if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
+        begin(transfer)
+        return true
+    }
+
+    /// How often one transfer is sent again after its HTTP/2 connection failed.
+    private static let maximumHTTP2Resends = 3
+
+    /// A transfer whose HTTP/2 connection failed under it ("Error in the HTTP2 framing
+    /// layer"): libcurl 7.88 ends every stream of a connection that way after some pauses and
+    /// cancels of its other streams, which says nothing about this request. An idempotent
+    /// request whose body went only to memory, and whose head no handler has seen, goes again
+    /// on a new connection (a few times at most: the new connection may meet the same end), as
+    /// URLSession sends an idempotent request again when its reused connection is lost.
+    /// Returns whether it did.
+    private func sendsAgainAfterHTTP2Failure(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
+        let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+        guard transfer.http2Resends < Self.maximumHTTP2Resends, idempotent.contains(transfer.method), transfer.sink == nil,
+              !transfer.headAnnounced, !transfer.holds.contains(.response),
+              transfer.bodySource?.rewind() ?? true else { return false }
+        curl_multi_remove_handle(multi, easy.handle)
+        easy.plainProfile = nil
+        transfer.easy = nil
+        transfer.http2Resends += 1
+        transfer.received = ByteBuffer()
+        transfer.bodyLimitExceeded = false
+        transfer.challengePending = false
+        removeFromActive(transfer)
+        pool.append(easy)
+        // The connection is gone: the next transfer for the host opens another.
+        priorKnowledgeHosts.remove(transfer.hostKey)
+        if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
+        transfer.opensPriorKnowledgeConnection = false
         begin(transfer)
         return true
     }

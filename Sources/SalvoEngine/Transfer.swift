@@ -127,6 +127,9 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     @exclusivity(unchecked) package internal(set) var discardsInput = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
     @exclusivity(unchecked) package internal(set) var challengePending = false
+    /// How often the transfer was sent again after its HTTP/2 connection failed (see
+    /// `EventLoop.sendsAgainAfterHTTP2Failure`).
+    @exclusivity(unchecked) package internal(set) var http2Resends = 0
 
     // Loop-thread state.
     @exclusivity(unchecked) package internal(set) var phase = Phase.created
