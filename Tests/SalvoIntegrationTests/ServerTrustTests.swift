@@ -31,25 +31,15 @@ final class ServerTrustTests: XCTestCase {
         let key = directory.appendingPathComponent("key.pem").path
         let certificate = directory.appendingPathComponent("cert.pem").path
         let publicKey = directory.appendingPathComponent("pub.pem").path
-        let made = run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        let made = OpenSSLCommand.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                         "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
                         "-addext", "subjectAltName=IP:127.0.0.1"])
-            && run(["pkey", "-in", key, "-pubout", "-out", publicKey])
+            && OpenSSLCommand.run(["pkey", "-in", key, "-pubout", "-out", publicKey])
         guard made, let cert = FileManager.default.contents(atPath: certificate),
               let pub = FileManager.default.contents(atPath: publicKey) else { return nil }
         return (cert, pub)
     }()
 
-    private static func run(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
 
     private func strangerMaterial() throws -> (certificate: Data, publicKey: Data) {
         try XCTUnwrap(Self.stranger, "openssl could not make the unrelated certificate")

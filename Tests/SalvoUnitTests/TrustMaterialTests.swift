@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Salvo
+import SalvoTestSupport
 
 /// Certificates and keys given to the trust evaluators, read with libcrypto: DER or PEM, several
 /// PEM blocks in one text, keys taken from certificates, and anything else left out.
@@ -10,11 +11,11 @@ final class TrustMaterialTests: XCTestCase {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        let made = openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        let made = OpenSSLCommand.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                             "-keyout", path("key.pem"), "-out", path("cert.pem"), "-days", "1", "-subj", "/CN=example.test"])
-            && openssl(["x509", "-in", path("cert.pem"), "-outform", "DER", "-out", path("cert.der")])
-            && openssl(["pkey", "-in", path("key.pem"), "-pubout", "-out", path("pub.pem")])
-            && openssl(["pkey", "-in", path("key.pem"), "-pubout", "-outform", "DER", "-out", path("pub.der")])
+            && OpenSSLCommand.run(["x509", "-in", path("cert.pem"), "-outform", "DER", "-out", path("cert.der")])
+            && OpenSSLCommand.run(["pkey", "-in", path("key.pem"), "-pubout", "-out", path("pub.pem")])
+            && OpenSSLCommand.run(["pkey", "-in", path("key.pem"), "-pubout", "-outform", "DER", "-out", path("pub.der")])
         guard made, let certificatePEM = FileManager.default.contents(atPath: path("cert.pem")),
               let certificateDER = FileManager.default.contents(atPath: path("cert.der")),
               let keyPEM = FileManager.default.contents(atPath: path("pub.pem")),
@@ -22,16 +23,6 @@ final class TrustMaterialTests: XCTestCase {
         return (certificatePEM, certificateDER, keyPEM, keyDER)
     }()
 
-    private static func openssl(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
 
     private func material() throws -> (certificatePEM: Data, certificateDER: Data, keyPEM: Data, keyDER: Data) {
         try XCTUnwrap(Self.material, "openssl could not make the test material")
