@@ -152,6 +152,17 @@ final class ResponseCacheTests: XCTestCase {
         XCTAssertNil(cache.cachedResponse(for: URLRequest(url: redirecting)))
     }
 
+    func testTheSessionsCacheControlHeaderCounts() throws {
+        let cache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 0, diskPath: nil)
+        let configuration = URLSessionConfiguration.af.default
+        configuration.urlCache = cache
+        configuration.headers.update(name: "Cache-Control", value: "no-store")
+        let session = Session(configuration: configuration, responseQueue: DispatchQueue(label: "test.cache.responses"))
+        let url = try TestServers.shared.url(.httpbin, "/cache/60")
+        XCTAssertNil(awaitData(session.request(url)).error)
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)), "the session's no-store keeps it out")
+    }
+
     func testSalvosDefaultConfigurationHasNoCache() {
         XCTAssertNil(URLSessionConfiguration.af.default.urlCache)
     }

@@ -45,6 +45,7 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
         }
         // Foundation's URLCache on Linux files entries by host, port and path alone: the scheme
         // and the query are left out, so an entry is used only for its own URL.
+        let headers = Self.withSessionDirectives(headers, header)
         guard !HTTPCacheRules.requestForbidsStoring(headers), !HTTPCacheRules.isConditional(headers),
               let entry = urlCache.cachedResponse(for: urlRequest), let response = entry.response as? HTTPURLResponse,
               response.url?.absoluteString == urlRequest.url?.absoluteString, !Self.varies(entry, response, from: header) else {
@@ -70,6 +71,16 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
         return conditions.isEmpty ? .load : .revalidate(entry, conditions: conditions)
     }
 
+    /// The request's headers with the session's `Cache-Control` and `Pragma` where the request
+    /// sets none: the directives the request goes out with.
+    private static func withSessionDirectives(_ headers: HTTPHeaders, _ header: (String) -> String?) -> HTTPHeaders {
+        var headers = headers
+        for name in ["Cache-Control", "Pragma"] where headers.value(for: name) == nil {
+            if let value = header(name) { headers.update(name: name, value: value) }
+        }
+        return headers
+    }
+
     /// Whether the request differs from the stored one in a header the response varies by.
     /// A stored response that varies by headers no one recorded (stored by other code, or
     /// changed by a cached response handler) is taken to vary.
@@ -88,7 +99,9 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
     /// Stores `response` and `data` for `urlRequest` when HTTP allows it and `handler` agrees.
     func store(_ response: HTTPURLResponse, data: Data, for urlRequest: URLRequest, headers: HTTPHeaders,
                header: (String) -> String?, request: Request, handler: (any CachedResponseHandler)?) {
-        guard !HTTPCacheRules.requestForbidsStoring(headers), HTTPCacheRules.isStorable(response) else { return }
+        guard !HTTPCacheRules.requestForbidsStoring(Self.withSessionDirectives(headers, header)), HTTPCacheRules.isStorable(response) else {
+            return
+        }
         var userInfo: [AnyHashable: Any] = [Self.storedAtKey: Date().timeIntervalSince1970]
         let names = Self.varyingNames(response)
         if !names.isEmpty {
