@@ -77,6 +77,22 @@ final class LifetimeTests: XCTestCase {
         waitUntilGone(made, "tasks")
     }
 
+    /// Requests with a retrier, whose serializers are probed when an attempt succeeds, are
+    /// freed too: the probes hold the request as the handlers do, and go with them.
+    func testRequestsWithARetrierAreFreed() throws {
+        let session = Session(interceptor: RetryPolicy(), responseQueue: DispatchQueue(label: "test.lifetime.retrier"))
+        var requests: [Weak<Request>] = []
+        let done = expectation(description: "handlers")
+        done.expectedFulfillmentCount = 10
+        for _ in 0..<10 {
+            let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+            request.responseData(queue: .global()) { _ in done.fulfill() }
+            requests.append(Weak(request))
+        }
+        wait(for: [done], timeout: 30)
+        waitUntilGone(requests, "requests")
+    }
+
     /// The async forms free their requests too, also when the task is cancelled.
     func testRequestsAwaitedFromTasksAreFreed() async throws {
         let session = testSession()

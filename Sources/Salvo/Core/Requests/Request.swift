@@ -39,8 +39,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     struct Handler {
         let queue: DispatchQueue
         let run: @Sendable () -> Void
-        /// A serializing handler's probe, when the request had a retrier as it was added.
-        var probe: (any SerializationProbing)?
     }
 
     struct MutableState {
@@ -84,6 +82,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             /// The request's own cached response handler, set by `cacheResponse(using:)`.
             var cachedResponseHandler: (any CachedResponseHandler)?
             var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
+            /// The serializing handlers' probes, for a request that had a retrier as they were
+            /// added (see `SerializationProbe`).
+            var probes: [any SerializationProbing] = []
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -136,6 +137,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var addedInterceptor: (any RequestInterceptor)? {
             get { extras?.interceptor }
             set { setExtra(\.interceptor, newValue, isEmpty: newValue == nil) }
+        }
+        var probes: [any SerializationProbing] {
+            get { extras?.probes ?? [] }
+            set { setExtra(\.probes, newValue, isEmpty: newValue.isEmpty) }
         }
         var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)? {
             get { extras?.taskCreationHandler }
@@ -441,7 +446,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// The first serialization error among the handlers' probes, each probe keeping what it
     /// worked out; `nil` when every serializer succeeds or none is probed.
     func firstSerializationFailure() -> AFError? {
-        let probes = mutableState.withLock { $0.handlers.elements.compactMap(\.probe) }
+        let probes = mutableState.withLock { $0.probes }
         for probe in probes {
             if let failure = probe.failure() { return failure }
         }
@@ -450,7 +455,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     /// Forgets what the probes worked out, before a retry.
     func resetSerializationProbes() {
-        mutableState.withLock { $0.handlers.elements.compactMap(\.probe) }.forEach { $0.reset() }
+        mutableState.withLock { $0.probes }.forEach { $0.reset() }
     }
 
     func appendHandler(queue: DispatchQueue, probe: (any SerializationProbing)? = nil, _ run: @escaping @Sendable () -> Void) {
@@ -461,7 +466,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         let action = mutableState.withLock { state in
             let action = state.lifecycle.handlerAdded(startsImmediately: state.automaticResume ?? startImmediately)
             if case .runHandler = action { return action }
-            state.handlers.append(Handler(queue: queue, run: run, probe: probe))
+            state.handlers.append(Handler(queue: queue, run: run))
+            if let probe { state.probes.append(probe) }
             // Salvo's own bookkeeping never runs on the main queue, which server processes may
             // never drain: a handler on `.main` is reached by a second hop from the root queue.
             if state.deliveryQueue == nil { state.deliveryQueue = queue.isMainQueue ? underlyingQueue : queue }
@@ -502,7 +508,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             defer { state.handlers.removeAll() }
             guard state.extras != nil else { return (state.handlers, [], nil) }
             if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
-            defer { state.finishHandlers = [] }
+            defer {
+                state.finishHandlers = []
+                // The probes hold the request, as the handlers do: gone with them.
+                state.extras?.probes = []
+            }
             // A request that never got as far as sending still answers its cURL handler once.
             return (state.handlers, state.finishHandlers, state.contexts.elements.contains { $0.wasSent } ? nil : state.cURLHandler)
         }
