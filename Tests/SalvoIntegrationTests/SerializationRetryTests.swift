@@ -73,4 +73,34 @@ final class SerializationRetryTests: XCTestCase {
         XCTAssertTrue(response.error?.isResponseSerializationError == true)
         XCTAssertEqual(request.retryCount, 0)
     }
+
+    /// A retrier that declines with an error: the failing serializer's handler gets
+    /// `requestRetryFailed`, the request and its other handlers no error.
+    func testARetryDeclinedWithAnErrorFailsOnlyTheFailingSerializersHandler() throws {
+        struct Refusal: Error {}
+        let session = Session(responseQueue: queue)
+        let request = session.request(try TestServers.shared.url(.httpbin, "/status/500"),
+                                      interceptor: Retrier { _, _, _, completion in completion(.doNotRetryWithError(Refusal())) })
+        let both = expectation(description: "both handlers")
+        both.expectedFulfillmentCount = 2
+        let plain = Box<AFDataResponse<Data?>>()
+        let serialized = Box<AFDataResponse<Data>>()
+        request.response(queue: queue) { response in
+            plain.set(response)
+            both.fulfill()
+        }
+        request.responseData(queue: queue) { response in
+            serialized.set(response)
+            both.fulfill()
+        }
+        wait(for: [both], timeout: 20)
+        guard case let .requestRetryFailed(retryError, originalError)? = serialized.value?.error else {
+            return XCTFail("expected requestRetryFailed, got \(String(describing: serialized.value?.error))")
+        }
+        XCTAssertTrue(retryError is Refusal)
+        XCTAssertTrue((originalError as? AFError)?.isResponseSerializationError == true)
+        XCTAssertNil(plain.value?.error)
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.retryCount, 0)
+    }
 }

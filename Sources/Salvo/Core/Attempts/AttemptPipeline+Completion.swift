@@ -142,8 +142,8 @@ extension AttemptPipeline {
             request.mutableState.withLock { $0.lifecycle.failedAfterSuccess(failure) }
             attemptCompleted(request, error: failure)
             request.finish(on: queue)
-        } else if request.mayRetry, let failure = request.firstSerializationFailure() {
-            askRetriers(request, aboutSerialization: failure, queue: queue)
+        } else if request.mayRetry, let (probe, failure) = request.firstSerializationFailure() {
+            askRetriers(request, aboutSerialization: failure, of: probe, queue: queue)
         } else {
             attemptCompleted(request, error: nil)
             request.finish(on: queue)
@@ -152,8 +152,10 @@ extension AttemptPipeline {
 
     /// A serializer failed on a response that otherwise succeeded: as in Alamofire, the
     /// retriers may retry the request. Declined, the request finishes without an error and
-    /// each handler gets its own serializer's result.
-    private func askRetriers(_ request: Request, aboutSerialization failure: AFError, queue: DispatchQueue) {
+    /// each handler gets its own serializer's result; declined with an error, the failing
+    /// serializer's handler gets `requestRetryFailed`, as Alamofire's does.
+    private func askRetriers(_ request: Request, aboutSerialization failure: AFError, of probe: any SerializationProbing,
+                             queue: DispatchQueue) {
         let retriers = retriers(for: request)
         Self.decideRetry(request, session: session, error: failure, retriers: retriers[...]) { [weak session] result in
             guard let session else {
@@ -172,9 +174,9 @@ extension AttemptPipeline {
                     pipeline.attemptCompleted(request, error: nil)
                     request.finish(on: queue)
                 case let .doNotRetryWithError(retryError):
-                    let error = AFError.requestRetryFailed(retryError: retryError, originalError: failure)
-                    pipeline.attemptCompleted(request, error: error)
-                    request.finish(on: queue, error: error)
+                    probe.replaceFailure(with: .requestRetryFailed(retryError: retryError, originalError: failure))
+                    pipeline.attemptCompleted(request, error: nil)
+                    request.finish(on: queue)
                 }
             }
         }

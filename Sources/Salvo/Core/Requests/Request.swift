@@ -445,10 +445,10 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     /// The first serialization error among the handlers' probes, each probe keeping what it
     /// worked out; `nil` when every serializer succeeds or none is probed.
-    func firstSerializationFailure() -> AFError? {
+    func firstSerializationFailure() -> (probe: any SerializationProbing, error: AFError)? {
         let probes = mutableState.withLock { $0.probes }
         for probe in probes {
-            if let failure = probe.failure() { return failure }
+            if let failure = probe.failure() { return (probe, failure) }
         }
         return nil
     }

@@ -11,6 +11,9 @@ protocol SerializationProbing: AnyObject, Sendable {
     func failure() -> AFError?
     /// Forgets the worked-out response: a retry follows, after which it is worked out again.
     func reset()
+    /// Makes the worked-out response fail with `error` instead: what a retrier's
+    /// `.doNotRetryWithError` gives the handler whose serializer failed.
+    func replaceFailure(with error: AFError)
 }
 
 final class SerializationProbe<Value: Sendable>: SerializationProbing, @unchecked Sendable { // `cached` only under `lock`
@@ -31,6 +34,10 @@ final class SerializationProbe<Value: Sendable>: SerializationProbing, @unchecke
 
     func reset() {
         lock.withLock { cached = nil }
+    }
+
+    func replaceFailure(with error: AFError) {
+        lock.withLock { cached = cached?.mapError { _ in error } }
     }
 
     /// The worked-out response, or one serialized now.
