@@ -452,6 +452,14 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         // sent again.
         guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection,
               easy.getLong(CURLINFO_RESPONSE_CODE) == 0, transfer.bodySource?.rewind() ?? true else { return false }
+        sendAgainOnANewConnection(transfer, easy)
+        return true
+    }
+
+    /// Ends `transfer`'s run on `easy` without delivering it and begins it again: its host's
+    /// h2c connection is gone, so the host is forgotten and the next transfer for it (this one,
+    /// or one before it) opens another.
+    private func sendAgainOnANewConnection(_ transfer: Transfer, _ easy: CurlEasy) {
         curl_multi_remove_handle(multi, easy.handle)
         easy.plainProfile = nil
         transfer.easy = nil
@@ -459,12 +467,13 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         pool.append(easy)
         priorKnowledgeHosts.remove(transfer.hostKey)
         if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
+        transfer.opensPriorKnowledgeConnection = false
         begin(transfer)
-        return true
     }
 
     /// How often one transfer is sent again after its HTTP/2 connection failed.
     private static let maximumHTTP2Resends = 3
+    private static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
 
     /// A transfer whose HTTP/2 connection failed under it ("Error in the HTTP2 framing
     /// layer"): libcurl 7.88 ends every stream of a connection that way after some pauses and
@@ -474,24 +483,14 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// URLSession sends an idempotent request again when its reused connection is lost.
     /// Returns whether it did.
     private func sendsAgainAfterHTTP2Failure(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
-        let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
-        guard transfer.http2Resends < Self.maximumHTTP2Resends, idempotent.contains(transfer.method), transfer.sink == nil,
-              !transfer.headAnnounced, !transfer.holds.contains(.response),
+        guard transfer.http2Resends < Self.maximumHTTP2Resends, Self.idempotentMethods.contains(transfer.method),
+              transfer.sink == nil, !transfer.headAnnounced, !transfer.holds.contains(.response),
               transfer.bodySource?.rewind() ?? true else { return false }
-        curl_multi_remove_handle(multi, easy.handle)
-        easy.plainProfile = nil
-        transfer.easy = nil
         transfer.http2Resends += 1
         transfer.received = ByteBuffer()
         transfer.bodyLimitExceeded = false
         transfer.challengePending = false
-        removeFromActive(transfer)
-        pool.append(easy)
-        // The connection is gone: the next transfer for the host opens another.
-        priorKnowledgeHosts.remove(transfer.hostKey)
-        if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
-        transfer.opensPriorKnowledgeConnection = false
-        begin(transfer)
+        sendAgainOnANewConnection(transfer, easy)
         return true
     }
 

@@ -77,8 +77,8 @@ final class LifetimeTests: XCTestCase {
         waitUntilGone(made, "tasks")
     }
 
-    /// Requests with a retrier, whose serializers are probed when an attempt succeeds, are
-    /// freed too: the probes hold the request as the handlers do, and go with them.
+    /// Requests with a retrier, whose serializers run when an attempt succeeds, are freed
+    /// too: the serializations hold the request as the handlers do, and go with them.
     func testRequestsWithARetrierAreFreed() throws {
         let session = Session(interceptor: RetryPolicy(), responseQueue: DispatchQueue(label: "test.lifetime.retrier"))
         var requests: [Weak<Request>] = []

@@ -126,9 +126,21 @@ final class ResponseCacheTests: XCTestCase {
 
     func testOnlyGETDataRequestsUseTheCache() throws {
         let (session, cache) = cachingSession()
-        let url = try TestServers.shared.url(.httpbin, "/cache/60")
-        _ = awaitData(session.request(url, method: .post))
-        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)))
+        // httpbin answers both methods here with the same cacheable headers.
+        let url = try TestServers.shared.url(.httpbin, "/response-headers?Cache-Control=max-age%3D60")
+        let posted = awaitData(session.request(url, method: .post))
+        XCTAssertEqual(posted.response?.value(forHTTPHeaderField: "Cache-Control"), "max-age=60")
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: url)), "a POST's response is not stored")
+        XCTAssertNil(awaitData(session.request(url)).error)
+        XCTAssertNotNil(cache.cachedResponse(for: URLRequest(url: url)), "the same response to a GET is")
+        let download = session.download(url)
+        let downloaded = expectation(description: "download")
+        download.response(queue: .global()) { response in
+            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            downloaded.fulfill()
+        }
+        wait(for: [downloaded], timeout: 10)
+        XCTAssertNotEqual(download.metrics?.total, 0, "a download is not answered from the cache")
     }
 
     /// Foundation's URLCache on Linux files entries by host, port and path: a response is still

@@ -28,6 +28,24 @@ final class SerializationRetryTests: XCTestCase {
         }
     }
 
+    /// The responses of a plain handler and a `responseData` handler of `request`.
+    private func responses(of request: DataRequest) -> (plain: AFDataResponse<Data?>?, serialized: AFDataResponse<Data>?) {
+        let both = expectation(description: "both handlers")
+        both.expectedFulfillmentCount = 2
+        let plain = Box<AFDataResponse<Data?>>()
+        let serialized = Box<AFDataResponse<Data>>()
+        request.response(queue: queue) { response in
+            plain.set(response)
+            both.fulfill()
+        }
+        request.responseData(queue: queue) { response in
+            serialized.set(response)
+            both.fulfill()
+        }
+        wait(for: [both], timeout: 20)
+        return (plain.value, serialized.value)
+    }
+
     private var policy: RetryPolicy { RetryPolicy(retryLimit: 2, exponentialBackoffBase: 2, exponentialBackoffScale: 0) }
 
     func testAnAsyncSerializerFailureIsRetriedAndTheRetrysValueReturned() async throws {
@@ -44,25 +62,13 @@ final class SerializationRetryTests: XCTestCase {
     func testAHandlersSerializerFailureIsRetriedUntilThePolicyGivesUp() throws {
         let session = Session(responseQueue: queue)
         let request = session.request(try TestServers.shared.url(.httpbin, "/status/500"), interceptor: policy)
-        let both = expectation(description: "both handlers")
-        both.expectedFulfillmentCount = 2
-        let plain = Box<AFDataResponse<Data?>>()
-        let serialized = Box<AFDataResponse<Data>>()
-        request.response(queue: queue) { response in
-            plain.set(response)
-            both.fulfill()
-        }
-        request.responseData(queue: queue) { response in
-            serialized.set(response)
-            both.fulfill()
-        }
-        wait(for: [both], timeout: 20)
+        let (plain, serialized) = responses(of: request)
         XCTAssertEqual(request.retryCount, 2, "retried up to the policy's limit")
-        XCTAssertEqual(serialized.value?.response?.statusCode, 500)
-        guard case .responseSerializationFailed(reason: .inputDataNilOrZeroLength)? = serialized.value?.error else {
-            return XCTFail("expected the empty body's serialization failure, got \(String(describing: serialized.value?.error))")
+        XCTAssertEqual(serialized?.response?.statusCode, 500)
+        guard case .responseSerializationFailed(reason: .inputDataNilOrZeroLength)? = serialized?.error else {
+            return XCTFail("expected the empty body's serialization failure, got \(String(describing: serialized?.error))")
         }
-        XCTAssertNil(plain.value?.error, "the request itself did not fail: only one serializer did")
+        XCTAssertNil(plain?.error, "the request itself did not fail: only one serializer did")
         XCTAssertNil(request.error)
     }
 
@@ -81,25 +87,13 @@ final class SerializationRetryTests: XCTestCase {
         let session = Session(responseQueue: queue)
         let request = session.request(try TestServers.shared.url(.httpbin, "/status/500"),
                                       interceptor: Retrier { _, _, _, completion in completion(.doNotRetryWithError(Refusal())) })
-        let both = expectation(description: "both handlers")
-        both.expectedFulfillmentCount = 2
-        let plain = Box<AFDataResponse<Data?>>()
-        let serialized = Box<AFDataResponse<Data>>()
-        request.response(queue: queue) { response in
-            plain.set(response)
-            both.fulfill()
-        }
-        request.responseData(queue: queue) { response in
-            serialized.set(response)
-            both.fulfill()
-        }
-        wait(for: [both], timeout: 20)
-        guard case let .requestRetryFailed(retryError, originalError)? = serialized.value?.error else {
-            return XCTFail("expected requestRetryFailed, got \(String(describing: serialized.value?.error))")
+        let (plain, serialized) = responses(of: request)
+        guard case let .requestRetryFailed(retryError, originalError)? = serialized?.error else {
+            return XCTFail("expected requestRetryFailed, got \(String(describing: serialized?.error))")
         }
         XCTAssertTrue(retryError is Refusal)
         XCTAssertTrue((originalError as? AFError)?.isResponseSerializationError == true)
-        XCTAssertNil(plain.value?.error)
+        XCTAssertNil(plain?.error)
         XCTAssertNil(request.error)
         XCTAssertEqual(request.retryCount, 0)
     }

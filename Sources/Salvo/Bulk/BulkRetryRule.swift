@@ -73,11 +73,7 @@ enum BulkRetryRule {
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             return min(TimeInterval(text) ?? maximumDelay, maximumDelay)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return min(max(0, date.timeIntervalSinceNow), maximumDelay)
     }
 

@@ -198,8 +198,8 @@ extension DataRequest {
         // Holds the request strongly: the handler list is emptied when the request finishes,
         // which breaks the cycle, and the request must outlive a dropped `DataTask`.
         if mayRetry {
-            let probe = SerializationProbe { [self] in serialize(self) }
-            appendHandler(queue: queue, probe: probe) { future.fulfill(probe.response()) }
+            let serialization = HandlerSerialization { [self] in serialize(self) }
+            appendHandler(queue: queue, serialization: serialization) { future.fulfill(serialization.response()) }
         } else {
             appendHandler(queue: queue) { [self] in
                 future.fulfill(serialize(self))

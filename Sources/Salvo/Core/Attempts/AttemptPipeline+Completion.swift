@@ -142,8 +142,8 @@ extension AttemptPipeline {
             request.mutableState.withLock { $0.lifecycle.failedAfterSuccess(failure) }
             attemptCompleted(request, error: failure)
             request.finish(on: queue)
-        } else if request.mayRetry, let (probe, failure) = request.firstSerializationFailure() {
-            askRetriers(request, aboutSerialization: failure, of: probe, queue: queue)
+        } else if request.mayRetry, let (serialization, failure) = request.firstSerializationFailure() {
+            askRetriers(request, aboutSerialization: failure, of: serialization, queue: queue)
         } else {
             attemptCompleted(request, error: nil)
             request.finish(on: queue)
@@ -154,7 +154,7 @@ extension AttemptPipeline {
     /// retriers may retry the request. Declined, the request finishes without an error and
     /// each handler gets its own serializer's result; declined with an error, the failing
     /// serializer's handler gets `requestRetryFailed`, as Alamofire's does.
-    private func askRetriers(_ request: Request, aboutSerialization failure: AFError, of probe: any SerializationProbing,
+    private func askRetriers(_ request: Request, aboutSerialization failure: AFError, of serialization: any HandlerSerializing,
                              queue: DispatchQueue) {
         let retriers = retriers(for: request)
         Self.decideRetry(request, session: session, error: failure, retriers: retriers[...]) { [weak session] result in
@@ -166,7 +166,7 @@ extension AttemptPipeline {
             queue.async {
                 switch result {
                 case .retry, .retryWithDelay:
-                    request.resetSerializationProbes()
+                    request.resetHandlerSerializations()
                     request.mutableState.withLock { $0.lifecycle.failed(failure) }
                     pipeline.attemptCompleted(request, error: failure)
                     pipeline.retryDecided(request, result, error: failure, queue: queue)
@@ -174,7 +174,7 @@ extension AttemptPipeline {
                     pipeline.attemptCompleted(request, error: nil)
                     request.finish(on: queue)
                 case let .doNotRetryWithError(retryError):
-                    probe.replaceFailure(with: .requestRetryFailed(retryError: retryError, originalError: failure))
+                    serialization.replaceFailure(with: .requestRetryFailed(retryError: retryError, originalError: failure))
                     pipeline.attemptCompleted(request, error: nil)
                     request.finish(on: queue)
                 }

@@ -234,9 +234,9 @@ struct AttemptPipeline: Sendable {
             return
         }
         var trust: TLSTrust?
-        if let manager = session.serverTrustManager, let url = Optional(spec.url), url.scheme?.lowercased() == "https" {
+        if let manager = session.serverTrustManager, spec.url.scheme?.lowercased() == "https" {
             do {
-                trust = try ServerTrustEvaluation.tlsTrust(forHost: url.host ?? "", manager: manager)
+                trust = try ServerTrustEvaluation.tlsTrust(forHost: spec.url.host ?? "", manager: manager)
             } catch {
                 failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue)
                 return

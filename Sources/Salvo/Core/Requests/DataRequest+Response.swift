@@ -49,10 +49,10 @@ extension DataRequest {
             }
             return self
         }
-        // The probe holds the request as the plain handler does; emptying the handler list when
+        // The serialization holds the request as the plain handler does; emptying the handler list when
         // the request finishes breaks the cycle.
-        let probe = SerializationProbe { [self] in serializedResponse(using: responseSerializer) }
-        appendHandler(queue: queue, probe: probe) { completionHandler(probe.response()) }
+        let serialization = HandlerSerialization { [self] in serializedResponse(using: responseSerializer) }
+        appendHandler(queue: queue, serialization: serialization) { completionHandler(serialization.response()) }
         return self
     }
 
@@ -68,8 +68,8 @@ extension DataRequest {
             }
             return self
         }
-        let probe = SerializationProbe { [self] in serializedResponse(builtIn: serializer) }
-        appendHandler(queue: queue, probe: probe) { completionHandler(probe.response()) }
+        let serialization = HandlerSerialization { [self] in serializedResponse(builtIn: serializer) }
+        appendHandler(queue: queue, serialization: serialization) { completionHandler(serialization.response()) }
         return self
     }
 

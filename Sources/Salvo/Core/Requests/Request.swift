@@ -82,9 +82,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             /// The request's own cached response handler, set by `cacheResponse(using:)`.
             var cachedResponseHandler: (any CachedResponseHandler)?
             var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?
-            /// The serializing handlers' probes, for a request that had a retrier as they were
-            /// added (see `SerializationProbe`).
-            var probes: [any SerializationProbing] = []
+            /// The serializing handlers' serializations, for a request that had a retrier as they were
+            /// added (see `HandlerSerialization`).
+            var serializations: [any HandlerSerializing] = []
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -138,9 +138,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             get { extras?.interceptor }
             set { setExtra(\.interceptor, newValue, isEmpty: newValue == nil) }
         }
-        var probes: [any SerializationProbing] {
-            get { extras?.probes ?? [] }
-            set { setExtra(\.probes, newValue, isEmpty: newValue.isEmpty) }
+        var serializations: [any HandlerSerializing] {
+            get { extras?.serializations ?? [] }
+            set { setExtra(\.serializations, newValue, isEmpty: newValue.isEmpty) }
         }
         var taskCreationHandler: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)? {
             get { extras?.taskCreationHandler }
@@ -443,22 +443,22 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Whether a retrier may be asked about this request: its own interceptor or its session's.
     var mayRetry: Bool { sessionHasInterceptor || hasInterceptor }
 
-    /// The first serialization error among the handlers' probes, each probe keeping what it
-    /// worked out; `nil` when every serializer succeeds or none is probed.
-    func firstSerializationFailure() -> (probe: any SerializationProbing, error: AFError)? {
-        let probes = mutableState.withLock { $0.probes }
-        for probe in probes {
-            if let failure = probe.failure() { return (probe, failure) }
+    /// The first serialization error among the handlers' serializations, each keeping what it
+    /// worked out; `nil` when every serializer succeeds or none serializes ahead.
+    func firstSerializationFailure() -> (serialization: any HandlerSerializing, error: AFError)? {
+        let serializations = mutableState.withLock { $0.serializations }
+        for serialization in serializations {
+            if let failure = serialization.failure() { return (serialization, failure) }
         }
         return nil
     }
 
-    /// Forgets what the probes worked out, before a retry.
-    func resetSerializationProbes() {
-        mutableState.withLock { $0.probes }.forEach { $0.reset() }
+    /// Forgets what the serializations worked out, before a retry.
+    func resetHandlerSerializations() {
+        mutableState.withLock { $0.serializations }.forEach { $0.reset() }
     }
 
-    func appendHandler(queue: DispatchQueue, probe: (any SerializationProbing)? = nil, _ run: @escaping @Sendable () -> Void) {
+    func appendHandler(queue: DispatchQueue, serialization: (any HandlerSerializing)? = nil, _ run: @escaping @Sendable () -> Void) {
         // Without its session nothing else would ever start the request: resuming it finishes
         // it with `sessionDeinitialized`, as Alamofire's session does with its requests when it
         // goes.
@@ -467,7 +467,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             let action = state.lifecycle.handlerAdded(startsImmediately: state.automaticResume ?? startImmediately)
             if case .runHandler = action { return action }
             state.handlers.append(Handler(queue: queue, run: run))
-            if let probe { state.probes.append(probe) }
+            if let serialization { state.serializations.append(serialization) }
             // Salvo's own bookkeeping never runs on the main queue, which server processes may
             // never drain: a handler on `.main` is reached by a second hop from the root queue.
             if state.deliveryQueue == nil { state.deliveryQueue = queue.isMainQueue ? underlyingQueue : queue }
@@ -510,8 +510,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             if let progress = state.progress, state.error == nil { finalProgress = (progress, state.contexts.last?.metrics) }
             defer {
                 state.finishHandlers = []
-                // The probes hold the request, as the handlers do: gone with them.
-                state.extras?.probes = []
+                // The serializations hold the request, as the handlers do: gone with them.
+                state.extras?.serializations = []
             }
             // A request that never got as far as sending still answers its cURL handler once.
             return (state.handlers, state.finishHandlers, state.contexts.elements.contains { $0.wasSent } ? nil : state.cURLHandler)

@@ -50,14 +50,14 @@ enum HTTPCacheRules {
     static func isFresh(_ response: HTTPURLResponse, storedAt: Date, now: Date) -> Bool {
         let control = directives(response.value(forHTTPHeaderField: "Cache-Control"))
         if control["no-cache"] != nil { return false }
-        let date = httpDate(response.value(forHTTPHeaderField: "Date")) ?? storedAt
+        let date = HTTPDate.parse(response.value(forHTTPHeaderField: "Date")) ?? storedAt
         var lifetime: TimeInterval = 0
         if let maxAge = control["max-age"] ?? nil, let seconds = TimeInterval(maxAge) {
             lifetime = seconds
         } else if let expires = response.value(forHTTPHeaderField: "Expires") {
             // An unparsable Expires (such as "0") means already expired.
-            lifetime = httpDate(expires).map { $0.timeIntervalSince(date) } ?? 0
-        } else if let modified = httpDate(response.value(forHTTPHeaderField: "Last-Modified")) {
+            lifetime = HTTPDate.parse(expires).map { $0.timeIntervalSince(date) } ?? 0
+        } else if let modified = HTTPDate.parse(response.value(forHTTPHeaderField: "Last-Modified")) {
             // A tenth of the time since the last change, as browsers and URLSession guess.
             lifetime = max(0, date.timeIntervalSince(modified)) / 10
         }
@@ -76,20 +76,5 @@ enum HTTPCacheRules {
     /// Whether the request already makes its own conditions, which the cache then leaves alone.
     static func isConditional(_ headers: HTTPHeaders) -> Bool {
         ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains { headers.value(for: $0) != nil }
-    }
-
-    private static let dateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-
-    /// An HTTP date (RFC 9110 section 5.6.7), in any of its three forms.
-    static func httpDate(_ text: String?) -> Date? {
-        guard let text else { return nil }
-        for format in dateFormats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

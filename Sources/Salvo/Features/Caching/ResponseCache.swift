@@ -58,7 +58,7 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
             return revalidation(of: entry, response)
         default:
             let storedAt = (entry.userInfo?[Self.storedAtKey] as? TimeInterval).map(Date.init(timeIntervalSince1970:))
-                ?? HTTPCacheRules.httpDate(response.value(forHTTPHeaderField: "Date")) ?? .distantPast
+                ?? HTTPDate.parse(response.value(forHTTPHeaderField: "Date")) ?? .distantPast
             if !HTTPCacheRules.requestWantsRevalidation(headers), HTTPCacheRules.isFresh(response, storedAt: storedAt, now: now) {
                 return .serve(entry)
             }

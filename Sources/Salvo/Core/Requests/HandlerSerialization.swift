@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Made only for requests that have a retrier when the handler is added: the others never
 /// retry, and serialize once, when their handler runs.
-protocol SerializationProbing: AnyObject, Sendable {
+protocol HandlerSerializing: AnyObject, Sendable {
     /// The serialization error the handler's response would carry, if any.
     func failure() -> AFError?
     /// Forgets the worked-out response: a retry follows, after which it is worked out again.
@@ -16,7 +16,7 @@ protocol SerializationProbing: AnyObject, Sendable {
     func replaceFailure(with error: AFError)
 }
 
-final class SerializationProbe<Value: Sendable>: SerializationProbing, @unchecked Sendable { // `cached` only under `lock`
+final class HandlerSerialization<Value: Sendable>: HandlerSerializing, @unchecked Sendable { // `cached` only under `lock`
     private let lock = NSLock()
     private var cached: AFDataResponse<Value>?
     private let serialize: @Sendable () -> AFDataResponse<Value>
