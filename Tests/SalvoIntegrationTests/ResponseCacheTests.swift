@@ -140,7 +140,7 @@ final class ResponseCacheTests: XCTestCase {
             downloaded.fulfill()
         }
         wait(for: [downloaded], timeout: 10)
-        XCTAssertNotEqual(download.metrics?.total, 0, "a download is not answered from the cache")
+        XCTAssertGreaterThan(download.metrics?.total ?? 0, 0, "a download is not answered from the cache")
     }
 
     /// Foundation's URLCache on Linux files entries by host, port and path: a response is still
