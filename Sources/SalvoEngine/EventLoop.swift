@@ -59,6 +59,10 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// The member of `priorKnowledgeHosts` asked about last: an h2c session talking to one
     /// host compares its key instead of hashing it for every request.
     @exclusivity(unchecked) private var lastPriorKnowledgeHost: Substring?
+    /// When the loop last paused or cancelled a running transfer (uptime, ns): what makes
+    /// libcurl 7.88 fail the other streams of an HTTP/2 connection (see
+    /// `sendsAgainAfterHTTP2Failure`).
+    @exclusivity(unchecked) private var streamsDisturbedAt: UInt64 = 0
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     @exclusivity(unchecked) private var shutdownError: CurlError?
     /// When (uptime, ns) the loop next looks for quiet transfers (`nudgeQuietTransfers`).
@@ -228,13 +232,17 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
                 enqueueDelivery(transfer)
             case .active:
+                streamsDisturbedAt = DispatchTime.now().uptimeNanoseconds
                 if let easy = transfer.easy { finish(handle: easy.handle, code: CURLE_ABORTED_BY_CALLBACK, error: Self.cancelledError) }
             case .done:
                 break
             }
         case let .pause(transfer):
             transfer.holds.insert(.suspended)
-            if transfer.phase == .active, let easy = transfer.easy { easy.pause() }
+            if transfer.phase == .active, let easy = transfer.easy {
+                streamsDisturbedAt = DispatchTime.now().uptimeNanoseconds
+                easy.pause()
+            }
         case let .resume(transfer):
             transfer.holds.remove(.suspended)
             continueUnlessHeld(transfer)
@@ -316,6 +324,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 expired.append(transfer)
             } else if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
+                streamsDisturbedAt = now
                 easy.pause()
                 curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
             }
@@ -471,19 +480,25 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         begin(transfer)
     }
 
-    /// How often one transfer is sent again after its HTTP/2 connection failed.
-    private static let maximumHTTP2Resends = 3
+    /// How often one transfer is sent again after its HTTP/2 connection failed, and how soon
+    /// after the loop paused or cancelled a stream: a server whose HTTP/2 fails by itself gets
+    /// no request twice.
+    private static let maximumHTTP2Resends = 10
+    private static let disturbanceWindow: UInt64 = 2_000_000_000
     private static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
 
     /// A transfer whose HTTP/2 connection failed under it ("Error in the HTTP2 framing
     /// layer"): libcurl 7.88 ends every stream of a connection that way after some pauses and
-    /// cancels of its other streams, which says nothing about this request. An idempotent
-    /// request whose body went only to memory, and whose head no handler has seen, goes again
-    /// on a new connection (a few times at most: the new connection may meet the same end), as
-    /// URLSession sends an idempotent request again when its reused connection is lost.
-    /// Returns whether it did.
+    /// cancels of its other streams, which says nothing about this request. When the loop paused
+    /// or cancelled a stream shortly before, an idempotent request whose body went only to
+    /// memory, and whose head no handler has seen, goes again on a new connection (while other
+    /// streams keep being paused and cancelled the new one may meet the same end, so up to
+    /// `maximumHTTP2Resends` times), as URLSession sends an idempotent request again when its
+    /// reused connection is lost. Returns whether it did.
     private func sendsAgainAfterHTTP2Failure(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
-        guard transfer.http2Resends < Self.maximumHTTP2Resends, Self.idempotentMethods.contains(transfer.method),
+        guard transfer.http2Resends < Self.maximumHTTP2Resends,
+              DispatchTime.now().uptimeNanoseconds &- streamsDisturbedAt < Self.disturbanceWindow,
+              Self.idempotentMethods.contains(transfer.method),
               transfer.sink == nil, !transfer.headAnnounced, !transfer.holds.contains(.response),
               transfer.bodySource?.rewind() ?? true else { return false }
         transfer.http2Resends += 1
