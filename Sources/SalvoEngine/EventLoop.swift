@@ -55,14 +55,14 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// The running transfers, each knowing its slot (`Transfer.activeSlot`), so adding and
     /// removing one hashes nothing.
     @exclusivity(unchecked) private var active: [Transfer] = []
-    @exclusivity(unchecked) private var priorKnowledgeHosts: Set<Substring> = []
-    /// The member of `priorKnowledgeHosts` asked about last: an h2c session talking to one
+    /// For each h2c host, the number of the prior-knowledge connection its transfers multiplex
+    /// onto (libcurl < 8; see `begin`): opened, or being opened, by one transfer. Numbered so
+    /// that news of a lost connection forgets only that one, never a newer one opened since.
+    @exclusivity(unchecked) private var priorKnowledgeOpenings: [Substring: UInt64] = [:]
+    /// The entry of `priorKnowledgeOpenings` asked about last: an h2c session talking to one
     /// host compares its key instead of hashing it for every request.
-    @exclusivity(unchecked) private var lastPriorKnowledgeHost: Substring?
-    /// When the loop last paused or cancelled a running transfer (uptime, ns): what makes
-    /// libcurl 7.88 fail the other streams of an HTTP/2 connection (see
-    /// `sendsAgainAfterHTTP2Failure`).
-    @exclusivity(unchecked) private var streamsDisturbedAt: UInt64 = 0
+    @exclusivity(unchecked) private var lastPriorKnowledgeOpening: (host: Substring, number: UInt64)?
+    @exclusivity(unchecked) private var priorKnowledgeOpeningsCounted: UInt64 = 0
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     @exclusivity(unchecked) private var shutdownError: CurlError?
     /// When (uptime, ns) the loop next looks for quiet transfers (`nudgeQuietTransfers`).
@@ -232,17 +232,13 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 transfer.outcome = TransferOutcome(head: nil, body: Data(), error: Self.cancelledError, metrics: TransferMetrics())
                 enqueueDelivery(transfer)
             case .active:
-                streamsDisturbedAt = DispatchTime.now().uptimeNanoseconds
                 if let easy = transfer.easy { finish(handle: easy.handle, code: CURLE_ABORTED_BY_CALLBACK, error: Self.cancelledError) }
             case .done:
                 break
             }
         case let .pause(transfer):
             transfer.holds.insert(.suspended)
-            if transfer.phase == .active, let easy = transfer.easy {
-                streamsDisturbedAt = DispatchTime.now().uptimeNanoseconds
-                easy.pause()
-            }
+            if transfer.phase == .active, let easy = transfer.easy { easy.pause() }
         case let .resume(transfer):
             transfer.holds.remove(.suspended)
             continueUnlessHeld(transfer)
@@ -324,7 +320,6 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 expired.append(transfer)
             } else if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
-                streamsDisturbedAt = now
                 easy.pause()
                 curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
             }
@@ -346,14 +341,24 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         var usePriorKnowledge = transfer.priorKnowledge
         if usePriorKnowledge && !curl.reusesPriorKnowledgeConnections {
             // Only the transfer that opens the h2c connection may ask for prior knowledge on
-            // libcurl < 8.0; the rest ask for HTTP/2 and wait to multiplex onto it.
-            if lastPriorKnowledgeHost == transfer.hostKey || priorKnowledgeHosts.contains(transfer.hostKey) {
-                usePriorKnowledge = false
+            // libcurl < 8.0; the rest ask for HTTP/2 and wait to multiplex onto it. A second
+            // prior-knowledge transfer while the connection exists gets no stream at all and
+            // later fails with "Error in the HTTP2 framing layer" (measured with 7.88).
+            usePriorKnowledge = false
+            if let last = lastPriorKnowledgeOpening, last.host == transfer.hostKey {
+                transfer.priorKnowledgeOpening = last.number
+            } else if let number = priorKnowledgeOpenings[transfer.hostKey] {
+                transfer.priorKnowledgeOpening = number
+                lastPriorKnowledgeOpening = (transfer.hostKey, number)
             } else {
-                priorKnowledgeHosts.insert(transfer.hostKey)
+                priorKnowledgeOpeningsCounted &+= 1
+                let number = priorKnowledgeOpeningsCounted
+                priorKnowledgeOpenings[transfer.hostKey] = number
+                lastPriorKnowledgeOpening = (transfer.hostKey, number)
+                transfer.priorKnowledgeOpening = number
                 transfer.opensPriorKnowledgeConnection = true
+                usePriorKnowledge = true
             }
-            lastPriorKnowledgeHost = transfer.hostKey
         }
         transfer.easy = easy
         transfer.phase = .active
@@ -396,7 +401,6 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         let transfer = Unmanaged<Transfer>.fromOpaque(contextPointer).takeRetainedValue()
         guard let easy = transfer.easy else { return }
         if error == nil, code == CURLE_UNSUPPORTED_PROTOCOL, sendsAgainWithPriorKnowledge(transfer, easy) { return }
-        if error == nil, code == CURLE_HTTP2 || code == CURLE_HTTP2_STREAM, sendsAgainAfterHTTP2Failure(transfer, easy) { return }
 
         let outcome = easy.outcome(of: transfer, code: code, error: error)
         if error != nil {
@@ -420,19 +424,20 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
         let multiplexed = outcome.metrics.isHTTP2
         let answered = outcome.head != nil
-        // The transfer that was to open the host's h2c connection ended unanswered (cancelled
-        // or timed out, possibly before connecting): no connection may exist for the others
-        // to wait for, so the next one opens one.
+        // The transfer that was to open the host's h2c connection ended (cancelled or timed
+        // out) before its request went out: the connection may never have come up, so the
+        // next transfer opens one. Once the request went out the connection speaks HTTP/2 and
+        // outlives this stream, carrying the others (libcurl keeps a multiplexed connection
+        // when one of its transfers ends early); opening a second one would break them.
         let lostConnection = transfer.priorKnowledge && !multiplexed && Self.lostPriorKnowledgeConnection(outcome)
-            || transfer.opensPriorKnowledgeConnection && !answered
+            || transfer.opensPriorKnowledgeConnection && !answered && outcome.metrics.preTransfer == 0
         // Moved, not copied: the outcome holds a dozen references.
         transfer.outcome = consume outcome
         if lostConnection {
             // The h2c connection is gone (or never came up): the next transfer opens one with
             // prior knowledge. Otherwise a cancelled or timed-out stream says nothing about the
             // connection, which may still carry others, so it leaves the host as it is.
-            priorKnowledgeHosts.remove(transfer.hostKey)
-            if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
+            forgetPriorKnowledgeConnection(of: transfer)
         }
         enqueueDelivery(transfer)
         for next in hostQueue.finish(host: transfer.hostKey, multiplexed: answered ? multiplexed : nil) {
@@ -453,60 +458,34 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// one opening the host's connection) found no connection to multiplex onto, when the one
     /// it waited for was cancelled or closed: libcurl then spoke HTTP/1.1 to a server that
     /// speaks only h2c, and read its answer as "HTTP/0.9". The server took no request, so the
-    /// transfer goes again, opening a connection with prior knowledge (once: it is then the
-    /// opener). Returns whether it did.
+    /// transfer goes again: it opens a connection with prior knowledge, or, when another
+    /// transfer has opened one since, waits to multiplex onto that. A few times at most, each
+    /// for a connection that vanished. Returns whether it did.
     private func sendsAgainWithPriorKnowledge(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
         // A body source is read again from its start, if it can be (a stream cannot).
-        // Once: sent again, the transfer opens the connection (`begin`), and an opener is not
-        // sent again.
+        // An opener is not sent again: the server does not speak h2c.
         guard transfer.priorKnowledge, !transfer.opensPriorKnowledgeConnection,
+              transfer.priorKnowledgeResends < Self.maximumPriorKnowledgeResends,
               easy.getLong(CURLINFO_RESPONSE_CODE) == 0, transfer.bodySource?.rewind() ?? true else { return false }
-        sendAgainOnANewConnection(transfer, easy)
-        return true
-    }
-
-    /// Ends `transfer`'s run on `easy` without delivering it and begins it again: its host's
-    /// h2c connection is gone, so the host is forgotten and the next transfer for it (this one,
-    /// or one before it) opens another.
-    private func sendAgainOnANewConnection(_ transfer: Transfer, _ easy: CurlEasy) {
+        transfer.priorKnowledgeResends += 1
         curl_multi_remove_handle(multi, easy.handle)
         easy.plainProfile = nil
         transfer.easy = nil
         removeFromActive(transfer)
         pool.append(easy)
-        priorKnowledgeHosts.remove(transfer.hostKey)
-        if lastPriorKnowledgeHost == transfer.hostKey { lastPriorKnowledgeHost = nil }
-        transfer.opensPriorKnowledgeConnection = false
+        forgetPriorKnowledgeConnection(of: transfer)
         begin(transfer)
+        return true
     }
 
-    /// How often one transfer is sent again after its HTTP/2 connection failed, and how soon
-    /// after the loop paused or cancelled a stream: a server whose HTTP/2 fails by itself gets
-    /// no request twice.
-    private static let maximumHTTP2Resends = 10
-    private static let disturbanceWindow: UInt64 = 2_000_000_000
-    private static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+    private static let maximumPriorKnowledgeResends = 3
 
-    /// A transfer whose HTTP/2 connection failed under it ("Error in the HTTP2 framing
-    /// layer"): libcurl 7.88 ends every stream of a connection that way after some pauses and
-    /// cancels of its other streams, which says nothing about this request. When the loop paused
-    /// or cancelled a stream shortly before, an idempotent request whose body went only to
-    /// memory, and whose head no handler has seen, goes again on a new connection (while other
-    /// streams keep being paused and cancelled the new one may meet the same end, so up to
-    /// `maximumHTTP2Resends` times), as URLSession sends an idempotent request again when its
-    /// reused connection is lost. Returns whether it did.
-    private func sendsAgainAfterHTTP2Failure(_ transfer: Transfer, _ easy: CurlEasy) -> Bool {
-        guard transfer.http2Resends < Self.maximumHTTP2Resends,
-              DispatchTime.now().uptimeNanoseconds &- streamsDisturbedAt < Self.disturbanceWindow,
-              Self.idempotentMethods.contains(transfer.method),
-              transfer.sink == nil, !transfer.headAnnounced, !transfer.holds.contains(.response),
-              transfer.bodySource?.rewind() ?? true else { return false }
-        transfer.http2Resends += 1
-        transfer.received = ByteBuffer()
-        transfer.bodyLimitExceeded = false
-        transfer.challengePending = false
-        sendAgainOnANewConnection(transfer, easy)
-        return true
+    /// The h2c connection `transfer` opened or waited for is gone: unless another has been
+    /// opened since, the host's next transfer opens one.
+    private func forgetPriorKnowledgeConnection(of transfer: Transfer) {
+        guard priorKnowledgeOpenings[transfer.hostKey] == transfer.priorKnowledgeOpening else { return }
+        priorKnowledgeOpenings[transfer.hostKey] = nil
+        if lastPriorKnowledgeOpening?.host == transfer.hostKey { lastPriorKnowledgeOpening = nil }
     }
 
     /// Whether an h2c transfer's end shows its host has no usable prior-knowledge connection:

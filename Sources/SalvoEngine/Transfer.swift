@@ -127,9 +127,9 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     @exclusivity(unchecked) package internal(set) var discardsInput = false
     /// A 401/407 head was seen with credentials set; see `headerEvent`.
     @exclusivity(unchecked) package internal(set) var challengePending = false
-    /// How often the transfer was sent again after its HTTP/2 connection failed (see
-    /// `EventLoop.sendsAgainAfterHTTP2Failure`).
-    @exclusivity(unchecked) package internal(set) var http2Resends = 0
+    /// How often the transfer was sent again after the h2c connection it waited for vanished
+    /// (see `EventLoop.sendsAgainWithPriorKnowledge`).
+    @exclusivity(unchecked) package internal(set) var priorKnowledgeResends = 0
 
     // Loop-thread state.
     @exclusivity(unchecked) package internal(set) var phase = Phase.created
@@ -141,6 +141,9 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     /// This transfer asked for prior knowledge to open its host's h2c connection, which the
     /// host's other transfers wait to multiplex onto (libcurl < 8; see `EventLoop.begin`).
     @exclusivity(unchecked) package internal(set) var opensPriorKnowledgeConnection = false
+    /// Which of its host's h2c connections the transfer opened or waited for (see
+    /// `EventLoop.priorKnowledgeOpenings`).
+    @exclusivity(unchecked) package internal(set) var priorKnowledgeOpening: UInt64 = 0
     /// Bytes moved (down, up and header bytes) when the loop last looked, since when none
     /// moved (uptime, ns), and how long that quiet must last before the loop nudges the
     /// transfer (see `EventLoop.watch`).
@@ -204,9 +207,11 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
             challengePending = false
             headersComplete(easy, pausing: false)
         }
-        if holds.contains(.response) {
-            // Headers ended inside this write (a 401 that was final): libcurl keeps these
-            // bytes and hands them over again once the transfer is released.
+        if !holds.isEmpty {
+            // Held for its response (headers ended inside this write: a 401 that was final),
+            // or suspended: libcurl 7.88 forgets a pause made before the transfer reaches its
+            // transfer phase (measured: a request suspended as it started ran to its end).
+            // libcurl keeps these bytes and hands them over again once the transfer is let go.
             return SALVO_WRITEFUNC_PAUSE
         }
         if let sink {

@@ -161,6 +161,30 @@ final class DataRequestHTTPTests: XCTestCase {
         XCTAssertTrue(request.isFinished)
     }
 
+    /// A request suspended just after it starts stays unfinished, over HTTP/1.1 and h2c,
+    /// while other requests of its session run to their end, and gets its whole body once
+    /// resumed. libcurl 7.88 forgets a pause made before a transfer reaches its transfer
+    /// phase: such a request once ran to its end while suspended.
+    func testARequestSuspendedAsItStartsWaitsForItsResume() throws {
+        for (server, version) in [(TestServers.Server.nginx, HTTPVersionPolicy.http1_1), (.nginxH2C, .http2PriorKnowledge)] {
+            let session = Session(transport: TransportConfiguration(httpVersion: version), startRequestsImmediately: false,
+                                  responseQueue: DispatchQueue(label: "test.responses"))
+            let request = session.request(try TestServers.shared.url(server, "/1m.bin"))
+            request.resume()
+            request.suspend()
+            for _ in 0..<3 {
+                let other = awaitData(session.request(try TestServers.shared.url(server, "/100k.bin")).resume())
+                XCTAssertEqual(other.data?.count, 100 << 10, "\(server): \(String(describing: other.error))")
+            }
+            XCTAssertTrue(request.isSuspended, "\(server)")
+            XCTAssertNil(request.response, "\(server): answered while suspended")
+            request.resume()
+            let response = awaitData(request)
+            XCTAssertNil(response.error, "\(server): \(String(describing: response.error))")
+            XCTAssertEqual(response.data?.count, 1 << 20, "\(server)")
+        }
+    }
+
     /// As adding a response serializer does in Alamofire, adding a handler resumes a
     /// suspended request when the session starts requests immediately.
     func testAHandlerResumesASuspendedRequestOfAnImmediateSession() throws {

@@ -27,6 +27,41 @@ final class H2CSuspendedStreamsTests: XCTestCase {
         }
     }
 
+    /// The request that opened a host's h2c connection is cancelled unanswered after another
+    /// request has joined the connection: the connection outlives it, and the requests after
+    /// it multiplex onto that same connection. They once asked for a second connection with
+    /// prior knowledge, which libcurl 7.88 gives no stream and fails with "Error in the HTTP2
+    /// framing layer". nginx's /throttled holds the opener's answer back (a request to it
+    /// just before takes the turn).
+    func testCancellingTheUnansweredOpenerOfAnH2CConnectionInUseKeepsTheConnection() throws {
+        let primer = testSession()
+        let first = awaitData(primer.request(try TestServers.shared.url(.nginx, "/throttled")))
+        XCTAssertEqual(first.response?.statusCode, 200, String(describing: first.error))
+        let session = testSession(transport: TransportConfiguration(httpVersion: .http2PriorKnowledge))
+        let opener = session.request(try TestServers.shared.url(.nginxH2C, "/throttled"))
+        let openerDone = expectation(description: "opener")
+        let openerResponse = Box<AFDataResponse<Data>>()
+        opener.responseData(queue: .global()) { response in
+            openerResponse.set(response)
+            openerDone.fulfill()
+        }
+        let url = try TestServers.shared.url(.nginxH2C, "/small")
+        let joined = awaitData(session.request(url))
+        XCTAssertNil(joined.error, String(describing: joined.error))
+        XCTAssertEqual(joined.metrics?.connectionReused, true, "the second request multiplexes onto the opener's connection")
+        opener.cancel()
+        wait(for: [openerDone], timeout: 15)
+        XCTAssertEqual(openerResponse.value?.error?.isExplicitlyCancelledError, true, "cancelled before its answer came")
+        XCTAssertNil(openerResponse.value?.response)
+        let next = (0..<4).map { _ in session.request(url) }
+        for request in next {
+            let response = awaitData(request, timeout: 15)
+            XCTAssertNil(response.error, String(describing: response.error))
+            XCTAssertEqual(response.metrics?.httpVersion, "2")
+            XCTAssertEqual(response.metrics?.connectionReused, true, "the connection outlives its opener")
+        }
+    }
+
     /// Requests on one h2c connection suspended at random, then resumed or cancelled: the
     /// ones resumed all complete. libcurl 7.88 sometimes kept the last resumed streams' bodies
     /// (read from the socket, headers delivered) until their idle timeout, as no socket event
