@@ -112,11 +112,11 @@ final class RedirectTests: XCTestCase {
         let session = redirectSession()
         let url = try TestServers.shared.redirect(to: "/get", status: 302)
         let replacement = try TestServers.shared.url(.httpbin, "/anything?modified=yes")
-        let seen = Mutex<(requestID: UUID?, status: Int?, proposed: String?)>((nil, nil, nil))
+        let seen = Mutex<(taskID: Int?, original: URL?, status: Int?, proposed: String?)>((nil, nil, nil, nil))
         let done = expectation(description: "response")
         let request = session.request(url)
         request.redirect(using: .modify { redirected, proposed, response in
-            seen.withLock { $0 = (redirected.id, response.statusCode, proposed.url?.path) }
+            seen.withLock { $0 = (redirected.taskIdentifier, redirected.originalRequest?.url, response.statusCode, proposed.url?.path) }
             var changed = proposed
             changed.url = replacement
             return changed
@@ -128,7 +128,8 @@ final class RedirectTests: XCTestCase {
         }
         withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
         let observed = seen.withLock { $0 }
-        XCTAssertEqual(observed.requestID, request.id, "the closure receives the Request being redirected")
+        XCTAssertEqual(observed.taskID, request.task?.taskIdentifier, "the closure receives the attempt's task, as in Alamofire")
+        XCTAssertEqual(observed.original, url)
         XCTAssertEqual(observed.status, 302)
         XCTAssertEqual(observed.proposed, "/get")
     }

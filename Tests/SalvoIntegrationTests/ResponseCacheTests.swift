@@ -53,6 +53,20 @@ final class ResponseCacheTests: XCTestCase {
         XCTAssertEqual(second.data, first.data, "the 304 is answered with the stored body")
     }
 
+    /// As URLSession's delegate does, `onHTTPResponse` handlers see the stored 200 a
+    /// revalidation's 304 is answered with, not the 304.
+    func testHTTPResponseHandlersSeeTheStoredResponseOfARevalidation() throws {
+        let (session, _) = cachingSession()
+        let url = try TestServers.shared.url(.httpbin, "/cache")
+        XCTAssertNil(awaitData(session.request(url).validate()).error)
+        let seen = Collector<Int>()
+        let request = session.request(url).onHTTPResponse(on: .global()) { response in seen.append(response.statusCode) }
+        let second = awaitData(request.validate())
+        XCTAssertNil(second.error)
+        XCTAssertFalse(fromCache(second), "revalidated with the origin")
+        XCTAssertEqual(seen.values, [200])
+    }
+
     func testANginxFileIsRevalidatedWhenTheRequestAsksAndA304AnsweredFromTheCache() throws {
         let (session, _) = cachingSession()
         let url = try TestServers.shared.url(.nginx, "/small")

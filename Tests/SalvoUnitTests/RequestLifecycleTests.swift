@@ -11,7 +11,7 @@ final class RequestLifecycleTests: XCTestCase {
 
     /// An event, with the handle it names where it names one.
     enum Event: CustomStringConvertible {
-        case resume, suspend, cancel
+        case resume, suspend, cancel, setUpEagerly
         case handlerAdded(startsImmediately: Bool)
         case transferReady(Int), transferEnded(Int)
         case redirected(limit: Int)
@@ -25,6 +25,7 @@ final class RequestLifecycleTests: XCTestCase {
             case .resume: "resume"
             case .suspend: "suspend"
             case .cancel: "cancel"
+            case .setUpEagerly: "setUpEagerly"
             case let .handlerAdded(immediately): "handlerAdded(\(immediately))"
             case let .transferReady(index): "transferReady(#\(index))"
             case let .transferEnded(index): "transferEnded(#\(index))"
@@ -39,14 +40,14 @@ final class RequestLifecycleTests: XCTestCase {
 
     /// What an action is, with handles named by their index in `handles`.
     enum Outcome: Equatable {
-        case none, start, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
+        case none, start, setUp, sendPrepared(Int), cancelPrepared, hold, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
         case send(paused: Bool), abandonAttempt, concludeAttempt, finishCancelledAttempt
         case followRedirect, failTooManyRedirects, retry(after: TimeInterval), beginRetry, finish
         case runHandler, keepHandlerAndResume, keepHandler
         case finished(Bool)
     }
 
-    enum PhaseName: Equatable { case idle, preparing, running(Int), concluding, backingOff, completed }
+    enum PhaseName: Equatable { case idle, preparing, prepared(Int), running(Int), concluding, backingOff, completed }
 
     struct Row {
         let given: [Event]
@@ -69,6 +70,7 @@ final class RequestLifecycleTests: XCTestCase {
         case .resume: return outcome(lifecycle.resume())
         case .suspend: return outcome(lifecycle.suspend())
         case .cancel: return outcome(lifecycle.cancel())
+        case .setUpEagerly: return outcome(lifecycle.setUpEagerly())
         case let .handlerAdded(immediately): return outcome(lifecycle.handlerAdded(startsImmediately: immediately))
         case let .transferReady(index): return outcome(lifecycle.transferReady(handles[index]))
         case let .transferEnded(index): return outcome(lifecycle.transferEnded(handles[index]))
@@ -86,6 +88,10 @@ final class RequestLifecycleTests: XCTestCase {
         switch action {
         case .none: .none
         case .start: .start
+        case .setUp: .setUp
+        case let .sendPrepared(handle): .sendPrepared(index(of: handle) ?? -1)
+        case .cancelPrepared: .cancelPrepared
+        case .hold: .hold
         case let .resumeTransfer(handle): .resumeTransfer(index(of: handle))
         case let .suspendTransfer(handle): .suspendTransfer(index(of: handle))
         case let .cancelTransfer(handle): .cancelTransfer(index(of: handle) ?? -1)
@@ -109,6 +115,7 @@ final class RequestLifecycleTests: XCTestCase {
         switch phase {
         case .idle: .idle
         case .preparing: .preparing
+        case let .prepared(handle): .prepared(index(of: handle) ?? -1)
         case let .running(handle): .running(index(of: handle) ?? -1)
         case .concluding: .concluding
         case .backingOff: .backingOff
@@ -159,6 +166,27 @@ final class RequestLifecycleTests: XCTestCase {
             // The start is only deferred: the first resume after it starts the request.
             row([.suspend], .resume, .resumed, .preparing, .start),
             row([.suspend, .resume], .transferReady(0), .resumed, .running(0), .send(paused: false)),
+        ])
+    }
+
+    /// `Session.RequestSetup.eager`: the first attempt is prepared at creation and held,
+    /// unsent, until the first resume; a cancel before then undoes it.
+    func testAnEagerlySetUpAttemptWaitsForTheFirstResume() {
+        let held: [Event] = [.setUpEagerly, .transferReady(0)]
+        check([
+            row([], .setUpEagerly, .initialized, .preparing, .setUp),
+            row([.setUpEagerly], .setUpEagerly, .initialized, .preparing, .none),
+            row([.setUpEagerly], .transferReady(0), .initialized, .prepared(0), .hold),
+            row([.setUpEagerly, .suspend], .transferReady(0), .suspended, .prepared(0), .hold),
+            row(held, .resume, .resumed, .running(0), .sendPrepared(0)),
+            row(held + [.suspend], .resume, .resumed, .running(0), .sendPrepared(0)),
+            row(held + [.resume], .resume, .resumed, .running(0), .none),
+            row(held, .cancel, .cancelled, .concluding, .cancelPrepared),
+            // Resumed while the set-up runs: the attempt is sent as it becomes ready.
+            row([.setUpEagerly, .resume], .transferReady(0), .resumed, .running(0), .send(paused: false)),
+            row([.setUpEagerly, .cancel], .transferReady(0), .cancelled, .preparing, .abandonAttempt),
+            row(started, .setUpEagerly, .resumed, .preparing, .none),
+            row([.cancel], .setUpEagerly, .cancelled, .idle, .none),
         ])
     }
 

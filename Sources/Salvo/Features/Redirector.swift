@@ -8,9 +8,6 @@ import FoundationNetworking
 ///
 /// Set it for a whole session (`Session(redirectHandler: Redirector.doNotFollow)`) or for
 /// one request (`request.redirect(using: .doNotFollow)`), which takes precedence.
-///
-/// - Note: Alamofire's `.modify` closure receives the `URLSessionTask`; Salvo's receives
-///   the `Request` being redirected, in the same position.
 public struct Redirector: Sendable {
     /// What a `Redirector` does with a redirect.
     public enum Behavior: Sendable {
@@ -19,10 +16,11 @@ public struct Redirector: Sendable {
         /// Stop, and deliver the redirect response (its status, headers and body) as the
         /// request's response.
         case doNotFollow
-        /// Ask the closure: it receives the request being redirected, the request Salvo
-        /// prepared for the new location and the redirect response, and returns the request
-        /// to send, or `nil` to stop as `.doNotFollow` does.
-        case modify(@Sendable (_ request: Request, _ urlRequest: URLRequest, _ response: HTTPURLResponse) -> URLRequest?)
+        /// Ask the closure: it receives the task of the attempt being redirected (Salvo's
+        /// mirror of the request's attempt, `Request.task`), the request Salvo prepared for
+        /// the new location and the redirect response, and returns the request to send, or
+        /// `nil` to stop as `.doNotFollow` does.
+        case modify(@Sendable (_ task: URLSessionTask, _ request: URLRequest, _ response: HTTPURLResponse) -> URLRequest?)
     }
 
     /// A `Redirector` that follows redirects; what Salvo does without any handler.
@@ -59,7 +57,9 @@ extension Redirector: RedirectHandler {
         case .doNotFollow:
             completion(nil)
         case let .modify(closure):
-            completion(closure(task, request, response))
+            // The task is made here, on the first redirect that asks for it.
+            guard let urlSessionTask = task.task else { return completion(request) }
+            completion(closure(urlSessionTask, request, response))
         }
     }
 }
@@ -73,11 +73,11 @@ extension RedirectHandler where Self == Redirector {
 
     /// A `Redirector` that lets `closure` rewrite or refuse each redirect.
     ///
-    /// - Parameter closure: Receives the request being redirected, the request prepared for
-    ///   the new location and the redirect response; returns the request to send, or `nil`
-    ///   to deliver the redirect response instead.
+    /// - Parameter closure: Receives the task of the attempt being redirected, the request
+    ///   prepared for the new location and the redirect response; returns the request to
+    ///   send, or `nil` to deliver the redirect response instead.
     /// - Returns: The redirector.
-    public static func modify(using closure: @escaping @Sendable (Request, URLRequest, HTTPURLResponse) -> URLRequest?) -> Redirector {
+    public static func modify(using closure: @escaping @Sendable (URLSessionTask, URLRequest, HTTPURLResponse) -> URLRequest?) -> Redirector {
         Redirector(behavior: .modify(closure))
     }
 }

@@ -99,7 +99,14 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
         return { [weak self] head, transfer in
             let decided = decided(transfer)
             let context = self?.mutableState.withLock { $0.contexts.last }
-            guard let response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
+            guard var response = context?.response(for: head) ?? head.makeHTTPURLResponse() else { return decided(.allow) }
+            if head.statusCode == 304, let context, !context.servedFromCache,
+               let stored = context.cacheEntry?.response as? HTTPURLResponse,
+               let refreshed = ResponseCache.refreshed(stored, by: response) {
+                // A revalidation's 304 is answered with the stored response: the handlers see
+                // what the caller will get, as URLSession's delegate does.
+                response = refreshed
+            }
             HTTPResponseHandler.run(handlers, response: response, inlineOn: nil, decided: decided)
         }
     }

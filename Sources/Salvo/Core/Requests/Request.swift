@@ -353,6 +353,35 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
             }
+        case .setUp:
+            // On the root queue, as Alamofire sets requests up, so the factory returns first.
+            underlyingQueue.async {
+                if let session = self.delegate {
+                    AttemptPipeline(session: session).startAttempt(of: self)
+                } else {
+                    self.finish(on: self.underlyingQueue, error: .sessionDeinitialized)
+                }
+            }
+        case let .sendPrepared(transfer):
+            if let monitor {
+                monitor.requestDidResume(self)
+                if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didResumeTask: task) }
+            }
+            if let session = delegate {
+                AttemptPipeline(session: session).sendPrepared(transfer, of: self)
+            } else {
+                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
+                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
+            }
+        case .cancelPrepared:
+            if let monitor {
+                monitor.requestDidCancel(self)
+                if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didCancelTask: task) }
+            }
+            // What the attempt prepared (a download's partial file) goes.
+            attemptHooks?.requestFinishing(self)
+            let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
+            queue.async { self.finish(on: queue) }
         case let .resumeTransfer(transfer):
             if let monitor {
                 monitor.requestDidResume(self)
@@ -482,8 +511,16 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     /// Sets whether adding a response handler starts this request (`nil`: as its session
     /// says), for the request factories' `shouldAutomaticallyResume`.
-    func resumingAutomatically(_ shouldAutomaticallyResume: Bool?) -> Self {
+    func resumingAutomatically(_ shouldAutomaticallyResume: Bool?, setUp: Session.RequestSetup) -> Self {
         if let shouldAutomaticallyResume { mutableState.withLock { $0.automaticResume = shouldAutomaticallyResume } }
+        if setUp == .eager {
+            // Recorded as started at once, as Alamofire's eager set-up records it.
+            perform(mutableState.withLock { state in
+                let action = state.lifecycle.setUpEagerly()
+                if case .setUp = action { delegate?.activeRequests.insert(self) }
+                return action
+            })
+        }
         return self
     }
 

@@ -17,6 +17,9 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case idle
         /// Building or adapting an attempt's request, or waiting for a redirect handler.
         case preparing
+        /// The first attempt was set up eagerly (`Session.RequestSetup.eager`) and waits, unsent,
+        /// for the request's first resume.
+        case prepared(Handle)
         /// The attempt's transfer runs in the engine.
         case running(Handle)
         /// The attempt ended: validators, retriers or `onHTTPResponse` handlers are deciding.
@@ -33,6 +36,13 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case none
         /// Record the request as active, tell monitors it resumed, begin its first attempt.
         case start
+        /// Begin the first attempt without resuming: the session sets requests up eagerly.
+        case setUp
+        /// Tell monitors the request resumed; send the first attempt, set up eagerly.
+        case sendPrepared(Handle)
+        /// Tell monitors of the cancel; undo the first attempt, set up eagerly and never sent,
+        /// and finish.
+        case cancelPrepared
         /// Tell monitors the request resumed; unpause the transfer, if one runs.
         case resumeTransfer(Handle?)
         /// Tell monitors the request was suspended; pause the transfer, if one runs.
@@ -43,6 +53,8 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case cancelAndFinish
         /// Hand the prepared transfer to the engine, paused when the request is suspended.
         case send(paused: Bool)
+        /// Keep the transfer, set up eagerly, until the request's first resume.
+        case hold
         /// The request ended while its attempt was prepared: undo what was prepared, finish.
         case abandonAttempt
         /// Go on with the ended attempt: redirect, validate, retry or finish.
@@ -82,6 +94,8 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
     private(set) var error: AFError?
     private(set) var retryCount = 0
     private(set) var redirectCount = 0
+    /// Whether `resume()` ever took effect: until then an attempt set up eagerly is held.
+    private(set) var wasResumed = false
 
     /// Whether the request completed.
     var isCompleted: Bool {
@@ -104,11 +118,25 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
     mutating func resume() -> Action {
         guard state.canTransition(to: .resumed) else { return .none }
         state = .resumed
-        if case .idle = phase {
+        wasResumed = true
+        switch phase {
+        case .idle:
             phase = .preparing
             return .start
+        case let .prepared(transfer):
+            phase = .running(transfer)
+            return .sendPrepared(transfer)
+        default:
+            return .resumeTransfer(runningTransfer)
         }
-        return .resumeTransfer(runningTransfer)
+    }
+
+    /// The session sets requests up eagerly: a new request begins its first attempt (builds,
+    /// adapts and prepares it) without being resumed; the attempt is sent on the first resume.
+    mutating func setUpEagerly() -> Action {
+        guard case .idle = phase, !isOver else { return .none }
+        phase = .preparing
+        return .setUp
     }
 
     /// `suspend()`: from `.initialized` or `.resumed`, as in Alamofire; a request suspended
@@ -125,6 +153,10 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         guard !isCompleted, state.canTransition(to: .cancelled) else { return .none }
         state = .cancelled
         if error == nil { error = .explicitlyCancelled }
+        if case .prepared = phase {
+            phase = .concluding
+            return .cancelPrepared
+        }
         if let transfer = runningTransfer { return .cancelTransfer(transfer) }
         return .cancelAndFinish
     }
@@ -141,6 +173,10 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
     /// An attempt's transfer is ready to go to the engine.
     mutating func transferReady(_ transfer: Handle) -> Action {
         guard !isOver else { return .abandonAttempt }
+        guard wasResumed else {
+            phase = .prepared(transfer)
+            return .hold
+        }
         phase = .running(transfer)
         return .send(paused: state == .suspended)
     }

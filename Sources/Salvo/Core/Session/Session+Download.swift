@@ -33,7 +33,7 @@ extension Session {
                                              headers: headers, requestModifier: requestModifier)
         return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: plainSpec(of: convertible),
                                    interceptor: interceptor, destination: destination)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DownloadRequest` from a URL, a method, `Encodable` parameters and a
@@ -64,7 +64,7 @@ extension Session {
                                                       headers: headers, requestModifier: requestModifier)
         return makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: nil, interceptor: interceptor,
                                    destination: destination)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DownloadRequest` from a `URLRequestConvertible`.
@@ -82,7 +82,7 @@ extension Session {
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         makeDownloadRequest(.request(convertible), convertible: convertible, plainSpec: nil, interceptor: interceptor,
                             destination: destination)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DownloadRequest` that continues a cancelled download from its resume data.
@@ -106,7 +106,7 @@ extension Session {
                          to destination: DownloadRequest.Destination? = nil) -> DownloadRequest {
         makeDownloadRequest(.resumeData(data), convertible: ResumeConvertible(resumeData: data), plainSpec: nil,
                             interceptor: interceptor, destination: destination)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     private func makeDownloadRequest(_ downloadable: DownloadRequest.Downloadable, convertible: any URLRequestConvertible,

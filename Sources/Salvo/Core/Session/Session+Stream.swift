@@ -36,7 +36,7 @@ extension Session {
                                                       headers: headers, requestModifier: requestModifier)
         return makeStreamRequest(convertible, plainSpec: nil, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
                                  interceptor: interceptor, streamBufferSize: streamBufferSize)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DataStreamRequest` from a URL, a method and headers.
@@ -67,7 +67,7 @@ extension Session {
         return makeStreamRequest(convertible, plainSpec: plainSpec(of: convertible),
                                  automaticallyCancelOnStreamError: automaticallyCancelOnStreamError, interceptor: interceptor,
                                  streamBufferSize: streamBufferSize)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DataStreamRequest` from a `URLRequestConvertible`.
@@ -89,7 +89,7 @@ extension Session {
                               streamBufferSize: Int = DataStreamRequest.defaultStreamBufferSize) -> DataStreamRequest {
         makeStreamRequest(convertible, plainSpec: nil, automaticallyCancelOnStreamError: automaticallyCancelOnStreamError,
                           interceptor: interceptor, streamBufferSize: streamBufferSize)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     private func makeStreamRequest(_ convertible: any URLRequestConvertible, plainSpec: RequestSpec?,

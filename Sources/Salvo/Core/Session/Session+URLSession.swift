@@ -30,6 +30,8 @@ extension Session {
     ///   - rootQueue: The queue for internal callbacks of requests that have no handler yet.
     ///   - startRequestsImmediately: Whether requests start when their first response
     ///     handler is added. `true` by default.
+    ///   - requestSetup: When new requests are set up. `.lazy` (on their first resume) by
+    ///     default.
     ///   - requestQueue: Kept for compatibility.
     ///   - serializationQueue: The queue the `async` serializers run on.
     ///   - interceptor: Applied to every request. `nil` by default.
@@ -38,12 +40,13 @@ extension Session {
     ///   - cachedResponseHandler: Asked before a response is stored in the cache.
     ///   - eventMonitors: Receive every request's events. None by default.
     public convenience init(session: URLSession, delegate: SessionDelegate, rootQueue: DispatchQueue,
-                            startRequestsImmediately: Bool = true, requestQueue: DispatchQueue? = nil,
+                            startRequestsImmediately: Bool = true, requestSetup: RequestSetup = .lazy,
+                            requestQueue: DispatchQueue? = nil,
                             serializationQueue: DispatchQueue? = nil, interceptor: (any RequestInterceptor)? = nil,
                             serverTrustManager: ServerTrustManager? = nil, redirectHandler: (any RedirectHandler)? = nil,
                             cachedResponseHandler: (any CachedResponseHandler)? = nil, eventMonitors: [any EventMonitor] = []) {
         self.init(configuration: session.configuration, delegate: delegate, rootQueue: rootQueue,
-                  startRequestsImmediately: startRequestsImmediately, requestQueue: requestQueue,
+                  startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup, requestQueue: requestQueue,
                   serializationQueue: serializationQueue, interceptor: interceptor, serverTrustManager: serverTrustManager,
                   redirectHandler: redirectHandler, cachedResponseHandler: cachedResponseHandler, eventMonitors: eventMonitors)
         urlSessionSlot.withLock { $0 = session }

@@ -24,7 +24,7 @@ extension Session {
                        shouldAutomaticallyResume: Bool? = nil, fileManager: FileManager = .default,
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(data, with: plainConvertible(convertible, method, headers, requestModifier), interceptor: interceptor, fileManager: fileManager)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates an `UploadRequest` sending `data` with a `URLRequestConvertible`.
@@ -41,7 +41,7 @@ extension Session {
                        shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         makeUploadRequest(convertible, interceptor: interceptor) { .data(data) }
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     // MARK: File
@@ -66,7 +66,7 @@ extension Session {
                        requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(fileURL, with: plainConvertible(convertible, method, headers, requestModifier), interceptor: interceptor,
                fileManager: fileManager)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates an `UploadRequest` sending the file at `fileURL` with a `URLRequestConvertible`.
@@ -83,7 +83,7 @@ extension Session {
                        shouldAutomaticallyResume: Bool? = nil,
                        fileManager: FileManager = .default) -> UploadRequest {
         makeUploadRequest(convertible, interceptor: interceptor) { .file(fileURL, shouldRemove: false) }
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     // MARK: Stream
@@ -122,7 +122,7 @@ extension Session {
                        fileManager: FileManager = .default) -> UploadRequest {
         let uploadable = UploadRequest.Uploadable.stream(stream)
         return makeUploadRequest(convertible, interceptor: interceptor) { uploadable }
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     // MARK: Multipart
@@ -191,7 +191,7 @@ extension Session {
                        fileManager: FileManager = .default, requestModifier: RequestModifier? = nil) -> UploadRequest {
         upload(multipartFormData: multipartFormData, with: plainConvertible(url, method, headers, requestModifier),
                usingThreshold: encodingMemoryThreshold, interceptor: interceptor, fileManager: fileManager)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates an `UploadRequest` sending a multipart form, with a `URLRequestConvertible`.
@@ -216,7 +216,7 @@ extension Session {
             case let .file(url): return .file(url, shouldRemove: true)
             }
         }
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     // MARK: Helpers

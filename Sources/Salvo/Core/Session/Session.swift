@@ -34,6 +34,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     public let rootQueue: DispatchQueue
     /// Whether requests start when their first response handler is added.
     public let startRequestsImmediately: Bool
+    /// When new requests are set up: on their first resume (`.lazy`, the default) or at once.
+    public let requestSetup: RequestSetup
     /// The queue URL requests are built on (kept for compatibility: Salvo builds them on the
     /// calling thread).
     public let requestQueue: DispatchQueue
@@ -87,6 +89,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     ///   - rootQueue: The queue for internal callbacks of requests that have no handler yet.
     ///   - startRequestsImmediately: Whether requests start when their first response
     ///     handler is added. `true` by default.
+    ///   - requestSetup: When new requests are set up. `.lazy` (on their first resume) by
+    ///     default.
     ///   - requestQueue: Kept for compatibility.
     ///   - serializationQueue: The queue the `async` serializers run on. A queue targeting
     ///     `rootQueue` by default.
@@ -104,6 +108,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
                 transport: TransportConfiguration = TransportConfiguration(),
                 rootQueue: DispatchQueue = DispatchQueue(label: "org.salvo.session.rootQueue"),
                 startRequestsImmediately: Bool = true,
+                requestSetup: RequestSetup = .lazy,
                 requestQueue: DispatchQueue? = nil,
                 serializationQueue: DispatchQueue? = nil,
                 interceptor: (any RequestInterceptor)? = nil,
@@ -117,6 +122,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         self.transport = transport
         self.rootQueue = rootQueue
         self.startRequestsImmediately = startRequestsImmediately
+        self.requestSetup = requestSetup
         self.requestQueue = requestQueue ?? DispatchQueue(label: "org.salvo.session.requestQueue", target: rootQueue)
         self.serializationQueue = serializationQueue ?? DispatchQueue(label: "org.salvo.session.serializationQueue", attributes: .concurrent)
         self.interceptor = interceptor
@@ -211,10 +217,10 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         let convertible = RequestConvertible(url: convertible, method: method, parameters: parameters, encoding: encoding,
                                              headers: headers, requestModifier: requestModifier)
         if let spec = plainSpec(of: convertible) {
-            return makeDataRequest(.plain(spec), interceptor: interceptor).resumingAutomatically(shouldAutomaticallyResume)
+            return makeDataRequest(.plain(spec), interceptor: interceptor).resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
         }
         return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DataRequest` from a URL, a method, `Encodable` parameters and a
@@ -242,7 +248,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         let convertible = RequestEncodableConvertible(url: convertible, method: method, parameters: parameters, encoder: encoder,
                                                       headers: headers, requestModifier: requestModifier)
         return makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     /// Creates a `DataRequest` from a `URLRequestConvertible`, such as a router enum or a
@@ -257,7 +263,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     open func request(_ convertible: any URLRequestConvertible, interceptor: (any RequestInterceptor)? = nil,
                       shouldAutomaticallyResume: Bool? = nil) -> DataRequest {
         makeDataRequest(.convertible(convertible, plainSpec: nil), interceptor: interceptor)
-            .resumingAutomatically(shouldAutomaticallyResume)
+            .resumingAutomatically(shouldAutomaticallyResume, setUp: requestSetup)
     }
 
     private func makeDataRequest(_ origin: RequestOrigin, interceptor: (any RequestInterceptor)?) -> DataRequest {

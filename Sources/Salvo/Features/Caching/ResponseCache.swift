@@ -120,7 +120,18 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
 
     /// The stored response brought up to date by a `304 Not Modified`'s headers, stored again.
     func refreshed(_ entry: CachedURLResponse, by notModified: HTTPURLResponse, for urlRequest: URLRequest) -> CachedURLResponse {
-        guard let stored = entry.response as? HTTPURLResponse, let url = stored.url else { return entry }
+        guard let stored = entry.response as? HTTPURLResponse, let response = Self.refreshed(stored, by: notModified) else { return entry }
+        var userInfo = entry.userInfo ?? [:]
+        userInfo[Self.storedAtKey] = Date().timeIntervalSince1970
+        let refreshed = CachedURLResponse(response: response, data: entry.data, userInfo: userInfo, storagePolicy: entry.storagePolicy)
+        urlCache.storeCachedResponse(refreshed, for: urlRequest)
+        return refreshed
+    }
+
+    /// A stored response under the headers of the `304 Not Modified` that revalidated it (but
+    /// the body's framing), as URLSession reports a revalidated response.
+    static func refreshed(_ stored: HTTPURLResponse, by notModified: HTTPURLResponse) -> HTTPURLResponse? {
+        guard let url = stored.url else { return nil }
         var fields: [String: String] = [:]
         for case let (name as String, value as String) in stored.allHeaderFields { fields[name] = value }
         let framing: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
@@ -128,14 +139,7 @@ final class ResponseCache: @unchecked Sendable { // two `let`s; URLCache locks i
             fields = fields.filter { $0.key.lowercased() != name.lowercased() }
             fields[name] = value
         }
-        guard let response = HTTPURLResponse(url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) else {
-            return entry
-        }
-        var userInfo = entry.userInfo ?? [:]
-        userInfo[Self.storedAtKey] = Date().timeIntervalSince1970
-        let refreshed = CachedURLResponse(response: response, data: entry.data, userInfo: userInfo, storagePolicy: entry.storagePolicy)
-        urlCache.storeCachedResponse(refreshed, for: urlRequest)
-        return refreshed
+        return HTTPURLResponse(url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
     }
 
     /// The head of a stored response, as the engine would have read it.

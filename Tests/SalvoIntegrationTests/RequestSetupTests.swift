@@ -1,0 +1,83 @@
+import XCTest
+import Salvo
+import SalvoTestSupport
+
+/// `Session.RequestSetup`: a lazy session (the default) builds and adapts a request on its
+/// first resume; an eager one at once, sending the prepared attempt on the first resume.
+final class RequestSetupTests: XCTestCase {
+    /// An adapter that counts its calls and adds a header.
+    private func countingAdapter(_ calls: Collector<Int>, adapted: XCTestExpectation? = nil) -> Adapter {
+        Adapter { request, _, completion in
+            calls.append(1)
+            var request = request
+            request.headers.add(name: "X-Adapted", value: "yes")
+            adapted?.fulfill()
+            completion(.success(request))
+        }
+    }
+
+    private func session(_ setUp: Session.RequestSetup) -> Session {
+        Session(startRequestsImmediately: false, requestSetup: setUp, responseQueue: DispatchQueue(label: "test.responses"))
+    }
+
+    func testSessionsSetRequestsUpLazilyByDefault() {
+        XCTAssertEqual(Session().requestSetup, .lazy)
+    }
+
+    /// Lazy: nothing is built or adapted before the first resume, even while the session
+    /// runs another request to its end.
+    func testALazyRequestIsInertUntilResumed() throws {
+        let session = session(.lazy)
+        let calls = Collector<Int>()
+        let url = try TestServers.shared.url(.httpbin, "/headers")
+        let request = session.request(url, interceptor: countingAdapter(calls))
+        XCTAssertEqual(awaitData(session.request(url).resume()).response?.statusCode, 200)
+        XCTAssertEqual(calls.values.count, 0)
+        XCTAssertNil(request.request)
+        XCTAssertTrue(request.isInitialized)
+        let response = awaitData(request.resume())
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertEqual(calls.values.count, 1)
+    }
+
+    /// Eager: the request is built and adapted before anyone resumes it, sends nothing until
+    /// then, and goes out once on its resume.
+    func testAnEagerRequestIsAdaptedAtOnceAndSentOnResume() throws {
+        let session = session(.eager)
+        let calls = Collector<Int>()
+        let adapted = expectation(description: "adapted")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/headers"), interceptor: countingAdapter(calls, adapted: adapted))
+        wait(for: [adapted], timeout: 10)
+        XCTAssertTrue(request.isInitialized)
+        XCTAssertNil(request.response)
+        let response = awaitData(request.resume())
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertEqual(calls.values.count, 1, "adapted once, at set-up")
+        XCTAssertEqual(response.request?.headers["X-Adapted"], "yes")
+        let echoed = try JSONSerialization.jsonObject(with: response.data ?? Data()) as? [String: [String: String]]
+        XCTAssertEqual(echoed?["headers"]?["X-Adapted"], "yes", "the adapted request went out")
+    }
+
+    /// Eager, cancelled before its first resume: the prepared attempt is dropped, unsent, and
+    /// the request ends once with `explicitlyCancelled`.
+    func testAnEagerRequestCancelledBeforeItsResumeEndsCancelled() throws {
+        let session = session(.eager)
+        let calls = Collector<Int>()
+        let adapted = expectation(description: "adapted")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get"), interceptor: countingAdapter(calls, adapted: adapted))
+        wait(for: [adapted], timeout: 10)
+        request.cancel()
+        let response = awaitData(request)
+        XCTAssertEqual(response.error?.isExplicitlyCancelledError, true, String(describing: response.error))
+        XCTAssertNil(response.response)
+        XCTAssertTrue(request.isCancelled)
+    }
+
+    /// Eager with a session that starts requests immediately: the first handler resumes the
+    /// prepared request, as in Alamofire before 5.11.
+    func testAnEagerRequestStartsWithItsFirstHandler() throws {
+        let session = Session(requestSetup: .eager, responseQueue: DispatchQueue(label: "test.responses"))
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/get")))
+        XCTAssertEqual(response.response?.statusCode, 200)
+    }
+}
