@@ -36,6 +36,16 @@ final class ClientLanguageModeTests: XCTestCase {
 
     /// A `RedirectHandler` written for Alamofire, against its `URLSessionTask` method,
     /// compiles in both modes.
+    /// A delegate subclass overriding every URLSession delegate method Alamofire's
+    /// `SessionDelegate` implements compiles in both modes.
+    func testADelegateOverridingEveryAlamofireMethodCompilesInBothModes() throws {
+        for mode in [5, 6] {
+            let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireDelegateOverrides.swift", languageMode: mode)
+            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
+            XCTAssertFalse(transcript.contains("error:"), transcript)
+        }
+    }
+
     func testAnAlamofireRedirectHandlerCompilesInBothModes() throws {
         for mode in [5, 6] {
             let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireRedirectHandler.swift", languageMode: mode)

@@ -28,6 +28,17 @@ private final class RecordingSessionDelegate: SessionDelegate, @unchecked Sendab
     }
 }
 
+/// Records where a download's complete file was when the delegate heard of it, and whether
+/// it was there.
+private final class DownloadWatchingDelegate: SessionDelegate, @unchecked Sendable { // `finished` is a Mutex
+    let finished = Mutex<[(task: URLSessionDownloadTask, location: URL, size: Int?)]>([])
+
+    override func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: location.path))?[.size] as? Int
+        finished.withLock { $0.append((downloadTask, location, size)) }
+    }
+}
+
 /// The `URLSessionTask`s Salvo hands out, one per attempt, and the `SessionDelegate` methods
 /// that take them, against httpbin.
 final class RequestTaskTests: XCTestCase {
@@ -55,6 +66,21 @@ final class RequestTaskTests: XCTestCase {
         XCTAssertEqual(delegate.completions.withLock { $0.count }, 1)
         XCTAssertNil(delegate.completions.withLock { $0.first } ?? nil)
         XCTAssertTrue(session.session === session.session, "one URLSession per session")
+    }
+
+    /// As with Alamofire, a delegate subclass hears of a download's complete file, at its
+    /// temporary location, before the request moves it to its destination.
+    func testTheDelegateHearsOfTheDownloadedFileBeforeItIsMoved() throws {
+        let delegate = DownloadWatchingDelegate()
+        let session = Session(delegate: delegate, responseQueue: queue)
+        let request = session.download(try TestServers.shared.url(.nginx, "/100k.bin"))
+        let response = awaitDownload(request)
+        XCTAssertNil(response.error, String(describing: response.error))
+        let finished = delegate.finished.withLock { $0 }
+        XCTAssertEqual(finished.count, 1)
+        XCTAssertEqual(finished.first?.size, 100 << 10, "the file was complete where the delegate was told it is")
+        XCTAssertNotEqual(finished.first?.location, response.fileURL, "told before the move")
+        XCTAssertTrue(finished.first?.task === request.task)
     }
 
     func testATransportErrorReachesTheDelegateAsTheURLError() throws {

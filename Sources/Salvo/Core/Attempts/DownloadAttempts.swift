@@ -168,6 +168,9 @@ final class DownloadAttempts: AttemptHooks {
         guard let response = request.response else {
             return .responseValidationFailed(reason: .dataFileNil)
         }
+        if let session = request.delegate, session.delegateIsSubclass, let task = request.task as? URLSessionDownloadTask {
+            session.delegate.urlSession(session.session, downloadTask: task, didFinishDownloadingTo: temporaryURL)
+        }
         let (destinationURL, options) = (destination ?? DownloadRequest.defaultDestination)(temporaryURL, response)
         let fileManager = FileManager.default
         // The check for a cancel, the move and recording where the file went are one step

@@ -19,6 +19,10 @@ import FoundationNetworking
 /// | `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)` | `request(_:willPerformHTTPRedirection:newRequest:completionHandler:)` |
 /// | `urlSession(_:task:didCompleteWithError:)` | `request(_:didCompleteWithError:)` |
 /// | `urlSession(_:task:didFinishCollecting:)` (`URLSessionTaskMetrics`, which only URLSession can make: not called) | `request(_:didFinishCollecting:)` with `TransferMetrics` |
+/// | `urlSession(_:downloadTask:didFinishDownloadingTo:)` (before the request moves the file) | none |
+///
+/// Alamofire's other `urlSession(...)` methods are declared, so a subclass written for
+/// Alamofire compiles, but not called: each says where Salvo offers the same.
 ///
 /// - Note: The methods run on the request's delivery queue (its first response handler's
 ///   queue), never on Salvo's event-loop thread.
@@ -99,6 +103,77 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
         guard let salvoRequest = (task as? any RequestTask)?.request else { return }
         request(salvoRequest, didCompleteWithError: error.map { $0.asAFError(or: .sessionTaskFailed(error: $0)) })
     }
+
+    /// A download's file is complete: Alamofire's method, called with the file at its
+    /// temporary location just before the request moves it to its destination (Alamofire's
+    /// default does the move; Salvo's request does it after this returns, so the file must be
+    /// left where it is). Called only for a subclass. The default does nothing.
+    ///
+    /// - Parameters:
+    ///   - session: `Session.session`.
+    ///   - downloadTask: The attempt's task.
+    ///   - location: The complete file.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {}
+
+    // Alamofire's other URLSession delegate methods, declared with its signatures so that a
+    // subclass written for Alamofire compiles. The events they stand for happen inside
+    // libcurl on Salvo's event loop, not in a URLSession, so Salvo does not call them; each
+    // says where Salvo offers the same.
+
+    /// Not called: a Salvo session is never invalidated; its requests end with
+    /// `sessionDeinitialized` when it goes.
+    open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
+
+    /// Not called: libcurl answers authentication challenges with the request's credential
+    /// (`authenticate(username:password:)`), and server trust is the `ServerTrustManager`'s.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        completionHandler(.performDefaultHandling, nil)
+    }
+
+    /// Not called: upload progress reaches `uploadProgress` handlers and `Request.uploadProgress`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                         totalBytesExpectedToSend: Int64) {}
+
+    /// Not called: an upload stream that must be sent again fails the request, as a stream
+    /// cannot be read twice.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping (InputStream?) -> Void) {
+        completionHandler(nil)
+    }
+
+    /// Not called: only URLSession can make `URLSessionTaskMetrics`; see
+    /// `request(_:didFinishCollecting:)` with `TransferMetrics`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {}
+
+    /// Not called: a request waits for a connection inside libcurl, up to its timeouts.
+    open func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {}
+
+    /// Not called: `onHTTPResponse` handlers receive the response and may cancel the request.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(.allow)
+    }
+
+    /// Not called: a data request's body is gathered on the event loop; a stream request
+    /// hands each piece to its stream handlers.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
+
+    /// Not called: the `CachedResponseHandler` (the request's, else the session's) decides
+    /// what is stored.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+                         completionHandler: @escaping (CachedURLResponse?) -> Void) {
+        completionHandler(proposedResponse)
+    }
+
+    /// Not called: a download resumed from resume data continues where its file ends, which
+    /// `Request.downloadProgress` starts from.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                         expectedTotalBytes: Int64) {}
+
+    /// Not called: download progress reaches `downloadProgress` handlers and
+    /// `Request.downloadProgress`.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
 
     /// An attempt's metrics are known.
     ///
