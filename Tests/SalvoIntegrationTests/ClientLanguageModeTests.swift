@@ -46,6 +46,16 @@ final class ClientLanguageModeTests: XCTestCase {
         }
     }
 
+    /// Every URLSession-level `ClosureEventMonitor` closure of Alamofire's, and a monitor
+    /// implementing the URLSession-level events, compile in both modes.
+    func testAlamofiresURLSessionMonitorEventsCompileInBothModes() throws {
+        for mode in [5, 6] {
+            let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireMonitorClosures.swift", languageMode: mode)
+            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
+            XCTAssertFalse(transcript.contains("error:"), transcript)
+        }
+    }
+
     func testAnAlamofireRedirectHandlerCompilesInBothModes() throws {
         for mode in [5, 6] {
             let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireRedirectHandler.swift", languageMode: mode)

@@ -75,6 +75,7 @@ final class RequestTaskTests: XCTestCase {
         let session = Session(delegate: delegate, responseQueue: queue)
         let request = session.download(try TestServers.shared.url(.nginx, "/100k.bin"))
         let response = awaitDownload(request)
+        defer { response.fileURL.map { try? FileManager.default.removeItem(at: $0) } }
         XCTAssertNil(response.error, String(describing: response.error))
         let finished = delegate.finished.withLock { $0 }
         XCTAssertEqual(finished.count, 1)

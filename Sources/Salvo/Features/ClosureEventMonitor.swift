@@ -25,52 +25,18 @@ import FoundationNetworking
 ///   `requestDidSuspendTask`, `requestDidCancelTask`, `requestDidCompleteTaskWithError`), with
 ///   the attempt's transfer beside them (`requestDidCreateTransfer`,
 ///   `requestDidFailTransferWithError` for Alamofire's `requestDidFailTaskEarlyWithError`,
-///   `requestDidCompleteAttemptWithError`); metrics are `TransferMetrics`. The
-///   `URLSession`-level closures (`taskDidReceiveChallenge`, `dataTaskDidReceiveData`, ...)
-///   have no counterpart.
+///   `requestDidCompleteAttemptWithError`); metrics are `TransferMetrics`. Alamofire's
+///   `URLSession`-level closures are here too; Salvo calls those with a counterpart
+///   (`taskWillPerformHTTPRedirection`, `taskDidComplete`,
+///   `downloadTaskDidFinishDownloadingToURL`, `requestDidFinishDownloadingUsingTaskWithResult`),
+///   and each of the others says why it is not called.
 open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures in a Mutex; `queue` immutable
     // `@unchecked Sendable` only because an `open` class cannot be checked: every closure
     // lives in `closures`, a Mutex, and `queue` is an immutable, thread-safe reference.
 
     /// Every closure, behind one lock; each event copies its closure out and calls it after
     /// the lock is released, so a closure may itself set closures without deadlocking.
-    private struct Closures: @unchecked Sendable { // under `closures`' Mutex; each closure runs only on `queue`
-        // Alamofire's closure types are plain: what a closure captures is its setter's to make
-        // safe on `queue`, the one queue it is called on.
-        var requestDidCreateInitialURLRequest: ((Request, URLRequest) -> Void)?
-        var requestDidFailToCreateURLRequestWithError: ((Request, AFError) -> Void)?
-        var requestDidAdaptInitialRequestToAdaptedRequest: ((Request, URLRequest, URLRequest) -> Void)?
-        var requestDidFailToAdaptURLRequestWithError: ((Request, URLRequest, AFError) -> Void)?
-        var requestDidCreateURLRequest: ((Request, URLRequest) -> Void)?
-        var requestDidCreateTransfer: ((Request, URLRequest) -> Void)?
-        var requestDidGatherMetrics: ((Request, TransferMetrics) -> Void)?
-        var requestDidFailTransferWithError: ((Request, AFError) -> Void)?
-        var requestDidCompleteAttemptWithError: ((Request, AFError?) -> Void)?
-        var requestDidCreateTask: ((Request, URLSessionTask) -> Void)?
-        var requestDidResumeTask: ((Request, URLSessionTask) -> Void)?
-        var requestDidSuspendTask: ((Request, URLSessionTask) -> Void)?
-        var requestDidCancelTask: ((Request, URLSessionTask) -> Void)?
-        var requestDidCompleteTaskWithError: ((Request, URLSessionTask, AFError?) -> Void)?
-        var requestIsRetrying: ((Request) -> Void)?
-        var requestDidFinish: ((Request) -> Void)?
-        var requestDidResume: ((Request) -> Void)?
-        var requestDidSuspend: ((Request) -> Void)?
-        var requestDidCancel: ((Request) -> Void)?
-        var requestDidValidateRequestResponseDataWithResult:
-            ((DataRequest, URLRequest?, HTTPURLResponse, Data?, Request.ValidationResult) -> Void)?
-        var requestDidParseResponse: ((DataRequest, DataResponse<Data?, AFError>) -> Void)?
-        var requestDidValidateRequestResponseFileURLWithResult:
-            ((DownloadRequest, URLRequest?, HTTPURLResponse, URL?, Request.ValidationResult) -> Void)?
-        var requestDidCreateDestinationURL: ((DownloadRequest, URL) -> Void)?
-        var requestDidParseDownloadResponse: ((DownloadRequest, DownloadResponse<URL?, AFError>) -> Void)?
-        var requestDidCreateUploadable: ((UploadRequest, UploadRequest.Uploadable) -> Void)?
-        var requestDidFailToCreateUploadableWithError: ((UploadRequest, AFError) -> Void)?
-        var requestDidProvideInputStream: ((UploadRequest, InputStream) -> Void)?
-        var requestDidValidateRequestResponseWithResult:
-            ((DataStreamRequest, URLRequest?, HTTPURLResponse, Request.ValidationResult) -> Void)?
-    }
-
-    private let closures = Mutex(Closures())
+    private let closures = Mutex(ClosureEventMonitorClosures())
 
     /// The queue every closure runs on.
     public let queue: DispatchQueue
@@ -261,6 +227,104 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
 
     // MARK: Events
 
+    // MARK: Alamofire's URLSession-level closures
+
+    /// Called on `urlSession(_:didBecomeInvalidWithError:)`, which Salvo does not send.
+    open var sessionDidBecomeInvalidWithError: ((URLSession, (any Error)?) -> Void)? {
+        get { closures.withLock { $0.sessionDidBecomeInvalidWithError } }
+        set { closures.withLock { $0.sessionDidBecomeInvalidWithError = newValue } }
+    }
+
+    /// Called on `urlSession(_:task:didReceive:)`, which Salvo does not send.
+    open var taskDidReceiveChallenge: ((URLSession, URLSessionTask, URLAuthenticationChallenge) -> Void)? {
+        get { closures.withLock { $0.taskDidReceiveChallenge } }
+        set { closures.withLock { $0.taskDidReceiveChallenge = newValue } }
+    }
+
+    /// Called on `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`, which Salvo does not send.
+    open var taskDidSendBodyData: ((URLSession, URLSessionTask, Int64, Int64, Int64) -> Void)? {
+        get { closures.withLock { $0.taskDidSendBodyData } }
+        set { closures.withLock { $0.taskDidSendBodyData = newValue } }
+    }
+
+    /// Called on `urlSession(_:taskNeedsNewBodyStream:)`, which Salvo does not send.
+    open var taskNeedNewBodyStream: ((URLSession, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.taskNeedNewBodyStream } }
+        set { closures.withLock { $0.taskNeedNewBodyStream = newValue } }
+    }
+
+    /// Called on `urlSession(_:task:willPerformHTTPRedirection:newRequest:)`, for each redirect response.
+    open var taskWillPerformHTTPRedirection: ((URLSession, URLSessionTask, HTTPURLResponse, URLRequest) -> Void)? {
+        get { closures.withLock { $0.taskWillPerformHTTPRedirection } }
+        set { closures.withLock { $0.taskWillPerformHTTPRedirection = newValue } }
+    }
+
+    /// Called on `urlSession(_:task:didFinishCollecting:)`, which Salvo does not send (see `requestDidGatherMetrics`).
+    open var taskDidFinishCollectingMetrics: ((URLSession, URLSessionTask, URLSessionTaskMetrics) -> Void)? {
+        get { closures.withLock { $0.taskDidFinishCollectingMetrics } }
+        set { closures.withLock { $0.taskDidFinishCollectingMetrics = newValue } }
+    }
+
+    /// Called on `urlSession(_:task:didCompleteWithError:)`, once per attempt.
+    open var taskDidComplete: ((URLSession, URLSessionTask, (any Error)?) -> Void)? {
+        get { closures.withLock { $0.taskDidComplete } }
+        set { closures.withLock { $0.taskDidComplete = newValue } }
+    }
+
+    /// Called on `urlSession(_:taskIsWaitingForConnectivity:)`, which Salvo does not send.
+    open var taskIsWaitingForConnectivity: ((URLSession, URLSessionTask) -> Void)? {
+        get { closures.withLock { $0.taskIsWaitingForConnectivity } }
+        set { closures.withLock { $0.taskIsWaitingForConnectivity = newValue } }
+    }
+
+    /// Called on `urlSession(_:dataTask:didReceive:)` with the response, which Salvo does not send.
+    open var dataTaskDidReceiveResponse: ((URLSession, URLSessionDataTask, URLResponse) -> Void)? {
+        get { closures.withLock { $0.dataTaskDidReceiveResponse } }
+        set { closures.withLock { $0.dataTaskDidReceiveResponse = newValue } }
+    }
+
+    /// Called on `urlSession(_:dataTask:didReceive:)` with data, which Salvo does not send.
+    open var dataTaskDidReceiveData: ((URLSession, URLSessionDataTask, Data) -> Void)? {
+        get { closures.withLock { $0.dataTaskDidReceiveData } }
+        set { closures.withLock { $0.dataTaskDidReceiveData = newValue } }
+    }
+
+    /// Called on `urlSession(_:dataTask:willCacheResponse:)`, which Salvo does not send.
+    open var dataTaskWillCacheResponse: ((URLSession, URLSessionDataTask, CachedURLResponse) -> Void)? {
+        get { closures.withLock { $0.dataTaskWillCacheResponse } }
+        set { closures.withLock { $0.dataTaskWillCacheResponse = newValue } }
+    }
+
+    /// Called on `urlSession(_:downloadTask:didFinishDownloadingTo:)`, before the file is moved.
+    open var downloadTaskDidFinishDownloadingToURL: ((URLSession, URLSessionDownloadTask, URL) -> Void)? {
+        get { closures.withLock { $0.downloadTaskDidFinishDownloadingToURL } }
+        set { closures.withLock { $0.downloadTaskDidFinishDownloadingToURL = newValue } }
+    }
+
+    /// Called on `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`, which Salvo does not send.
+    open var downloadTaskDidWriteData: ((URLSession, URLSessionDownloadTask, Int64, Int64, Int64) -> Void)? {
+        get { closures.withLock { $0.downloadTaskDidWriteData } }
+        set { closures.withLock { $0.downloadTaskDidWriteData = newValue } }
+    }
+
+    /// Called on `urlSession(_:downloadTask:didResumeAtOffset:expectedTotalBytes:)`, which Salvo does not send.
+    open var downloadTaskDidResumeAtOffset: ((URLSession, URLSessionDownloadTask, Int64, Int64) -> Void)? {
+        get { closures.withLock { $0.downloadTaskDidResumeAtOffset } }
+        set { closures.withLock { $0.downloadTaskDidResumeAtOffset = newValue } }
+    }
+
+    /// Called on `request(_:didFailTask:earlyWithError:)`, which Salvo does not send (see `requestDidFailTransferWithError`).
+    open var requestDidFailTaskEarlyWithError: ((Request, URLSessionTask, AFError) -> Void)? {
+        get { closures.withLock { $0.requestDidFailTaskEarlyWithError } }
+        set { closures.withLock { $0.requestDidFailTaskEarlyWithError = newValue } }
+    }
+
+    /// Called on `request(_:didFinishDownloadingUsing:with:)`, once a download's file was moved (or failed to move).
+    open var requestDidFinishDownloadingUsingTaskWithResult: ((DownloadRequest, URLSessionTask, Result<URL, AFError>) -> Void)? {
+        get { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult } }
+        set { closures.withLock { $0.requestDidFinishDownloadingUsingTaskWithResult = newValue } }
+    }
+
     /// Calls `requestDidCreateInitialURLRequest`.
     open func request(_ request: Request, didCreateInitialURLRequest urlRequest: URLRequest) {
         requestDidCreateInitialURLRequest?(request, urlRequest)
@@ -402,5 +466,90 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
     open func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                       withResult result: Request.ValidationResult) {
         requestDidValidateRequestResponseWithResult?(request, urlRequest, response, result)
+    }
+
+
+    /// Calls `sessionDidBecomeInvalidWithError`.
+    open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        sessionDidBecomeInvalidWithError?(session, error)
+    }
+
+    /// Calls `taskDidReceiveChallenge`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge) {
+        taskDidReceiveChallenge?(session, task, challenge)
+    }
+
+    /// Calls `taskDidSendBodyData`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                         totalBytesExpectedToSend: Int64) {
+        taskDidSendBodyData?(session, task, bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    /// Calls `taskNeedNewBodyStream`.
+    open func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask) {
+        taskNeedNewBodyStream?(session, task)
+    }
+
+    /// Calls `taskWillPerformHTTPRedirection`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                         newRequest request: URLRequest) {
+        taskWillPerformHTTPRedirection?(session, task, response, request)
+    }
+
+    /// Calls `taskDidFinishCollectingMetrics`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        taskDidFinishCollectingMetrics?(session, task, metrics)
+    }
+
+    /// Calls `taskDidComplete`.
+    open func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        taskDidComplete?(session, task, error)
+    }
+
+    /// Calls `taskIsWaitingForConnectivity`.
+    open func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {
+        taskIsWaitingForConnectivity?(session, task)
+    }
+
+    /// Calls `dataTaskDidReceiveResponse`.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse) {
+        dataTaskDidReceiveResponse?(session, dataTask, response)
+    }
+
+    /// Calls `dataTaskDidReceiveData`.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        dataTaskDidReceiveData?(session, dataTask, data)
+    }
+
+    /// Calls `dataTaskWillCacheResponse`.
+    open func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse) {
+        dataTaskWillCacheResponse?(session, dataTask, proposedResponse)
+    }
+
+    /// Calls `downloadTaskDidResumeAtOffset`.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                         expectedTotalBytes: Int64) {
+        downloadTaskDidResumeAtOffset?(session, downloadTask, fileOffset, expectedTotalBytes)
+    }
+
+    /// Calls `downloadTaskDidWriteData`.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
+        downloadTaskDidWriteData?(session, downloadTask, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
+    }
+
+    /// Calls `downloadTaskDidFinishDownloadingToURL`.
+    open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        downloadTaskDidFinishDownloadingToURL?(session, downloadTask, location)
+    }
+
+    /// Calls `requestDidFailTaskEarlyWithError`.
+    open func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError) {
+        requestDidFailTaskEarlyWithError?(request, task, error)
+    }
+
+    /// Calls `requestDidFinishDownloadingUsingTaskWithResult`.
+    open func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>) {
+        requestDidFinishDownloadingUsingTaskWithResult?(request, task, result)
     }
 }

@@ -22,7 +22,7 @@ public final class CompositeEventMonitor: EventMonitor {
     /// Salvo's `AlamofireNotifications` does not.
     let sendsTaskEvents: Bool
 
-    private func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
+    func each(_ event: @escaping @Sendable (any EventMonitor) -> Void) {
         for monitor in monitors {
             monitor.queue.async { event(monitor) }
         }

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Receives a request's lifecycle events, on the monitor's own `queue`.
 ///
 /// Every method has an empty default, so a monitor implements only what it watches.
-/// Where Alamofire passes a `URLSessionTask`, Salvo passes the `Request` and its
+/// Alamofire's task and URLSession-level events come with Salvo's tasks (made for monitors
+/// only); Salvo adds events of its own about the attempt's transfer, with its
 /// `TransferMetrics`.
 public protocol EventMonitor: Sendable {
     /// The queue the events are delivered on. Never `.main` by default: server processes
@@ -79,6 +80,35 @@ public protocol EventMonitor: Sendable {
                  withResult result: Request.ValidationResult)
     /// A `DataStreamRequest`'s serializer made a value (or failed to) from the stream.
     func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>)
+    /// An attempt's task failed before its transfer ran: Alamofire's event, not sent (Salvo
+    /// sends `request(_:didFailTransferWithError:)`).
+    func request(_ request: Request, didFailTask task: URLSessionTask, earlyWithError error: AFError)
+    /// A `DownloadRequest`'s file was moved to its destination, or the move failed: Alamofire's
+    /// event, sent after `urlSession(_:downloadTask:didFinishDownloadingTo:)`.
+    func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>)
+
+    // Alamofire's URLSession-level events, with `Session.session` and the attempt's task.
+    // Salvo's transfers do not run on a URLSession: it sends those that have a counterpart
+    // (a redirect, an attempt's end, a download's complete file); see
+    // EventMonitor+URLSession.swift for each.
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?)
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge)
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                    totalBytesExpectedToSend: Int64)
+    func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask)
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest)
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics)
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+    func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse)
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
+                    expectedTotalBytes: Int64)
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL)
 }
 
 extension EventMonitor {

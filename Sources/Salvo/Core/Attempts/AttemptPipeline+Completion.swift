@@ -82,14 +82,21 @@ extension AttemptPipeline {
 
     /// Tells the delegate an attempt's transfers are over, once per attempt as URLSession
     /// tells it once per task: after the last hop, not after each redirect followed.
+    /// Monitors that watch task events hear Alamofire's URLSession-level event first.
     func reportCompletion(_ request: Request, error: AFError?, context: ResponseContext) {
-        guard session.delegateIsSubclass else { return delegate.request(request, didCompleteWithError: error) }
+        let monitor = request.monitor.flatMap { $0.sendsTaskEvents ? $0 : nil }
+        guard session.delegateIsSubclass || monitor != nil else { return delegate.request(request, didCompleteWithError: error) }
         let task = request.task(for: context.origin ?? context)
         let reported: (any Error)? = error.map { error in
             if case let .sessionTaskFailed(underlying) = error { return underlying }
             return error
         }
-        delegate.urlSession(session.session, task: task, didCompleteWithError: reported)
+        monitor?.urlSession(session.session, task: task, didCompleteWithError: reported)
+        if session.delegateIsSubclass {
+            delegate.urlSession(session.session, task: task, didCompleteWithError: reported)
+        } else {
+            delegate.request(request, didCompleteWithError: error)
+        }
     }
 
     /// A `304 Not Modified` to a revalidation becomes the stored response, brought up to date.
@@ -327,6 +334,10 @@ extension AttemptPipeline {
                 return
             }
             pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
+        }
+        if let monitor = request.monitor, monitor.sendsTaskEvents {
+            let task = request.task(for: context.origin ?? context)
+            monitor.urlSession(session.session, task: task, willPerformHTTPRedirection: response, newRequest: next.urlRequest)
         }
         if session.delegateIsSubclass {
             let task = request.task(for: context.origin ?? context)

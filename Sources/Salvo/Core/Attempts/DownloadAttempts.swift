@@ -168,8 +168,18 @@ final class DownloadAttempts: AttemptHooks {
         guard let response = request.response else {
             return .responseValidationFailed(reason: .dataFileNil)
         }
-        if let session = request.delegate, session.delegateIsSubclass, let task = request.task as? URLSessionDownloadTask {
-            session.delegate.urlSession(session.session, downloadTask: task, didFinishDownloadingTo: temporaryURL)
+        // Alamofire's events for the complete file, to monitors and then to a delegate
+        // subclass, as URLSession's delegate hears it before the file is moved.
+        let monitor = request.monitor.flatMap { $0.sendsTaskEvents ? $0 : nil }
+        var task: URLSessionDownloadTask?
+        if let session = request.delegate, session.delegateIsSubclass || monitor != nil {
+            task = request.task as? URLSessionDownloadTask
+            if let task {
+                monitor?.urlSession(session.session, downloadTask: task, didFinishDownloadingTo: temporaryURL)
+                if session.delegateIsSubclass {
+                    session.delegate.urlSession(session.session, downloadTask: task, didFinishDownloadingTo: temporaryURL)
+                }
+            }
         }
         let (destinationURL, options) = (destination ?? DownloadRequest.defaultDestination)(temporaryURL, response)
         let fileManager = FileManager.default
@@ -197,6 +207,9 @@ final class DownloadAttempts: AttemptHooks {
             state.errorBodyPath = nil
             state.fileURL = destinationURL
             return nil
+        }
+        if let monitor, let task, let download = request as? DownloadRequest, !request.isCancelled {
+            monitor.request(download, didFinishDownloadingUsing: task, with: failure.map { .failure($0) } ?? .success(destinationURL))
         }
         if let failure { return failure }
         guard fileURL == destinationURL else { return nil }
