@@ -73,6 +73,44 @@ final class RequestSetupTests: XCTestCase {
         XCTAssertTrue(request.isCancelled)
     }
 
+    /// Eager: what is added to the request after its set-up (a credential, an
+    /// `onHTTPResponse` handler) still applies to the first attempt, which takes them when it
+    /// is sent, on the first resume.
+    func testAnEagerRequestTakesWhatWasAddedAfterItsSetUp() throws {
+        let session = session(.eager)
+        let calls = Collector<Int>()
+        let adapted = expectation(description: "adapted")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/basic-auth/ada/secret"),
+                                      interceptor: countingAdapter(calls, adapted: adapted))
+        wait(for: [adapted], timeout: 10)
+        let statuses = Collector<Int>()
+        request.authenticate(username: "ada", password: "secret")
+            .onHTTPResponse(on: .global()) { response in statuses.append(response.statusCode) }
+        let response = awaitData(request.resume())
+        XCTAssertEqual(response.response?.statusCode, 200, String(describing: response.error))
+        XCTAssertEqual(statuses.values.last, 200)
+    }
+
+    /// Eager, never resumed: the request finishes with `sessionDeinitialized` when its
+    /// session goes, as Alamofire's do.
+    func testAnEagerRequestNeverResumedEndsWithItsSession() throws {
+        var session: Session? = session(.eager)
+        let calls = Collector<Int>()
+        let adapted = expectation(description: "adapted")
+        let request = try XCTUnwrap(session).request(try TestServers.shared.url(.httpbin, "/get"),
+                                                     interceptor: countingAdapter(calls, adapted: adapted))
+        wait(for: [adapted], timeout: 10)
+        let done = expectation(description: "finished")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            done.fulfill()
+        }
+        session = nil
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(box.value?.error?.isSessionDeinitializedError, true, String(describing: box.value?.error))
+    }
+
     /// Eager with a session that starts requests immediately: the first handler resumes the
     /// prepared request, as in Alamofire before 5.11.
     func testAnEagerRequestStartsWithItsFirstHandler() throws {

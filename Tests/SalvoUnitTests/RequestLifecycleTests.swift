@@ -11,7 +11,7 @@ final class RequestLifecycleTests: XCTestCase {
 
     /// An event, with the handle it names where it names one.
     enum Event: CustomStringConvertible {
-        case resume, suspend, cancel, setUpEagerly
+        case resume, suspend, cancel, setUpEagerly, attemptPrepared
         case handlerAdded(startsImmediately: Bool)
         case transferReady(Int), transferEnded(Int)
         case redirected(limit: Int)
@@ -26,6 +26,7 @@ final class RequestLifecycleTests: XCTestCase {
             case .suspend: "suspend"
             case .cancel: "cancel"
             case .setUpEagerly: "setUpEagerly"
+            case .attemptPrepared: "attemptPrepared"
             case let .handlerAdded(immediately): "handlerAdded(\(immediately))"
             case let .transferReady(index): "transferReady(#\(index))"
             case let .transferEnded(index): "transferEnded(#\(index))"
@@ -40,14 +41,14 @@ final class RequestLifecycleTests: XCTestCase {
 
     /// What an action is, with handles named by their index in `handles`.
     enum Outcome: Equatable {
-        case none, start, setUp, sendPrepared(Int), cancelPrepared, hold, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
+        case none, start, setUp, sendPrepared, cancelPrepared, hold, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
         case send(paused: Bool), abandonAttempt, concludeAttempt, finishCancelledAttempt
         case followRedirect, failTooManyRedirects, retry(after: TimeInterval), beginRetry, finish
         case runHandler, keepHandlerAndResume, keepHandler
         case finished(Bool)
     }
 
-    enum PhaseName: Equatable { case idle, preparing, prepared(Int), running(Int), concluding, backingOff, completed }
+    enum PhaseName: Equatable { case idle, preparing, prepared, running(Int), concluding, backingOff, completed }
 
     struct Row {
         let given: [Event]
@@ -71,6 +72,7 @@ final class RequestLifecycleTests: XCTestCase {
         case .suspend: return outcome(lifecycle.suspend())
         case .cancel: return outcome(lifecycle.cancel())
         case .setUpEagerly: return outcome(lifecycle.setUpEagerly())
+        case .attemptPrepared: return outcome(lifecycle.attemptPrepared())
         case let .handlerAdded(immediately): return outcome(lifecycle.handlerAdded(startsImmediately: immediately))
         case let .transferReady(index): return outcome(lifecycle.transferReady(handles[index]))
         case let .transferEnded(index): return outcome(lifecycle.transferEnded(handles[index]))
@@ -89,7 +91,7 @@ final class RequestLifecycleTests: XCTestCase {
         case .none: .none
         case .start: .start
         case .setUp: .setUp
-        case let .sendPrepared(handle): .sendPrepared(index(of: handle) ?? -1)
+        case .sendPrepared: .sendPrepared
         case .cancelPrepared: .cancelPrepared
         case .hold: .hold
         case let .resumeTransfer(handle): .resumeTransfer(index(of: handle))
@@ -115,7 +117,7 @@ final class RequestLifecycleTests: XCTestCase {
         switch phase {
         case .idle: .idle
         case .preparing: .preparing
-        case let .prepared(handle): .prepared(index(of: handle) ?? -1)
+        case .prepared: .prepared
         case let .running(handle): .running(index(of: handle) ?? -1)
         case .concluding: .concluding
         case .backingOff: .backingOff
@@ -169,22 +171,27 @@ final class RequestLifecycleTests: XCTestCase {
         ])
     }
 
-    /// `Session.RequestSetup.eager`: the first attempt is prepared at creation and held,
-    /// unsent, until the first resume; a cancel before then undoes it.
+    /// `Session.RequestSetup.eager`: the first attempt is built and adapted at creation and
+    /// held, unsent, until the first resume; a cancel before then finishes the request.
     func testAnEagerlySetUpAttemptWaitsForTheFirstResume() {
-        let held: [Event] = [.setUpEagerly, .transferReady(0)]
+        let held: [Event] = [.setUpEagerly, .attemptPrepared]
         check([
             row([], .setUpEagerly, .initialized, .preparing, .setUp),
             row([.setUpEagerly], .setUpEagerly, .initialized, .preparing, .none),
-            row([.setUpEagerly], .transferReady(0), .initialized, .prepared(0), .hold),
-            row([.setUpEagerly, .suspend], .transferReady(0), .suspended, .prepared(0), .hold),
-            row(held, .resume, .resumed, .running(0), .sendPrepared(0)),
-            row(held + [.suspend], .resume, .resumed, .running(0), .sendPrepared(0)),
-            row(held + [.resume], .resume, .resumed, .running(0), .none),
+            row([.setUpEagerly], .attemptPrepared, .initialized, .prepared, .hold),
+            row([.setUpEagerly, .suspend], .attemptPrepared, .suspended, .prepared, .hold),
+            row(held, .resume, .resumed, .preparing, .sendPrepared),
+            row(held + [.suspend], .resume, .resumed, .preparing, .sendPrepared),
+            row(held + [.resume], .attemptPrepared, .resumed, .preparing, .none),
+            row(held + [.resume], .transferReady(0), .resumed, .running(0), .send(paused: false)),
+            row(held + [.resume], .resume, .resumed, .preparing, .none),
             row(held, .cancel, .cancelled, .concluding, .cancelPrepared),
             // Resumed while the set-up runs: the attempt is sent as it becomes ready.
-            row([.setUpEagerly, .resume], .transferReady(0), .resumed, .running(0), .send(paused: false)),
+            row([.setUpEagerly, .resume], .attemptPrepared, .resumed, .preparing, .none),
+            row([.setUpEagerly, .cancel], .attemptPrepared, .cancelled, .preparing, .none),
             row([.setUpEagerly, .cancel], .transferReady(0), .cancelled, .preparing, .abandonAttempt),
+            // A lazy request's attempt is prepared after its resume: it goes on.
+            row(started, .attemptPrepared, .resumed, .preparing, .none),
             row(started, .setUpEagerly, .resumed, .preparing, .none),
             row([.cancel], .setUpEagerly, .cancelled, .idle, .none),
         ])

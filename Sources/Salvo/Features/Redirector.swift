@@ -57,8 +57,9 @@ extension Redirector: RedirectHandler {
         case .doNotFollow:
             completion(nil)
         case let .modify(closure):
-            // The task is made here, on the first redirect that asks for it.
-            guard let urlSessionTask = task.task else { return completion(request) }
+            // The task is made here, on the first redirect that asks for it. Without one the
+            // closure cannot be asked, and a closure may be a filter: the redirect is not followed.
+            guard let urlSessionTask = task.task else { return completion(nil) }
             completion(closure(urlSessionTask, request, response))
         }
     }

@@ -158,6 +158,9 @@ struct AttemptPipeline: Sendable {
     ///   timeout; `nil` for all of it.
     func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
               resourceLeft: TimeInterval? = nil) {
+        if !redirectHop, session.requestSetup == .eager, holdsPreparedAttempt(request, spec: spec, urlRequest: urlRequest) {
+            return
+        }
         if let cache = session.responseCache, spec.method == .get, request.attemptHooks == nil,
            request is DataRequest, !(request is UploadRequest) {
             return sendThroughCache(cache, request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
@@ -170,6 +173,17 @@ struct AttemptPipeline: Sendable {
             sendAttempt(request, spec: adjusted, urlRequest: described, redirectHop: redirectHop, resourceLeft: resourceLeft)
         } else {
             sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+        }
+    }
+
+    /// An eager session's request, built and adapted before anyone resumed it: the attempt
+    /// waits in the request for its first resume, which sends it (so the credential, handlers,
+    /// cache lookup and a download's file are all taken at the send, as for a lazy request).
+    private func holdsPreparedAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) -> Bool {
+        request.mutableState.withLock { state in
+            guard case .hold = state.lifecycle.attemptPrepared() else { return false }
+            state.preparedAttempt = (spec, urlRequest)
+            return true
         }
     }
 
@@ -274,28 +288,19 @@ struct AttemptPipeline: Sendable {
                               onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
-        let accepted = request.mutableState.withLock { state -> (announce: Announce?, paused: Bool, held: Bool)? in
-            let paused: Bool
-            let held: Bool
-            switch state.lifecycle.transferReady(transfer) {
-            case let .send(suspended):
-                (paused, held) = (suspended, false)
-                if suspended { transfer.startsSuspended() }
-            case .hold:
-                (paused, held) = (true, true)
-            default:
-                return nil
-            }
+        let accepted = request.mutableState.withLock { state -> (announce: Announce?, paused: Bool)? in
+            guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
+            if paused { transfer.startsSuspended() }
             if redirectHop {
                 state.contexts.replaceLast(context)
             } else {
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            guard !redirectHop, let extras = state.extras else { return (nil, paused, held) }
-            return ((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler), paused, held)
+            guard !redirectHop, let extras = state.extras else { return (nil, paused) }
+            return ((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler), paused)
         }
-        guard let (announce, startsPaused, held) = accepted else {
+        guard let (announce, startsPaused) = accepted else {
             // Cancelled meanwhile: whatever `prepare` made (a download's partial file) goes.
             hooks?.requestFinishing(request)
             queue.async { request.finish(on: queue) }
@@ -321,19 +326,7 @@ struct AttemptPipeline: Sendable {
                 onTask.queue.async { onTask.handler(task) }
             }
         }
-        // Set up eagerly and not resumed yet: `sendPrepared` sends it on the first resume.
-        if !held { send(transfer, context: context, of: request, queue: queue) }
-    }
-
-    /// Sends the first attempt of a request that was set up eagerly, on its first resume.
-    func sendPrepared(_ transfer: Transfer, of request: Request) {
-        let (context, queue) = request.mutableState.withLock { ($0.contexts.last, $0.deliveryQueue ?? request.underlyingQueue) }
-        guard let context else { return }
-        send(transfer, context: context, of: request, queue: queue)
-    }
-
-    private func send(_ transfer: Transfer, context: ResponseContext, of request: Request, queue: DispatchQueue) {
-        if context.servedFromCache, let entry = context.cacheEntry, let response = entry.response as? HTTPURLResponse {
+        if servedFromCache, let entry = cacheEntry, let response = entry.response as? HTTPURLResponse {
             // Answered from the cache: the transfer never reaches libcurl, and completes as if
             // it had received the stored response.
             context.prime(response)

@@ -208,11 +208,17 @@ final class DownloadAttempts: AttemptHooks {
             state.fileURL = destinationURL
             return nil
         }
-        if let monitor, let task, let download = request as? DownloadRequest, !request.isCancelled {
-            monitor.request(download, didFinishDownloadingUsing: task, with: failure.map { .failure($0) } ?? .success(destinationURL))
+        if let failure {
+            if let monitor, let task, let download = request as? DownloadRequest {
+                monitor.request(download, didFinishDownloadingUsing: task, with: .failure(failure))
+            }
+            return failure
         }
-        if let failure { return failure }
+        // Not moved: the request was cancelled or finished meanwhile.
         guard fileURL == destinationURL else { return nil }
+        if let monitor, let task, let download = request as? DownloadRequest {
+            monitor.request(download, didFinishDownloadingUsing: task, with: .success(destinationURL))
+        }
         if errorBody != nil, let partial { try? fileManager.removeItem(atPath: partial) }
         if let download = request as? DownloadRequest {
             request.monitor?.request(download, didCreateDestinationURL: destinationURL)

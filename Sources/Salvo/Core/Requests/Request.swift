@@ -85,6 +85,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             /// The serializing handlers' serializations, for a request that had a retrier as they were
             /// added (see `HandlerSerialization`).
             var serializations: [any HandlerSerializing] = []
+            /// The first attempt of a request set up eagerly, built and adapted, waiting for
+            /// the first resume (see `Session.RequestSetup.eager`).
+            var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?)?
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -96,6 +99,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 made[keyPath: keyPath] = value
                 extras = made
             }
+        }
+
+        var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?)? {
+            get { extras?.preparedAttempt }
+            set { setExtra(\.preparedAttempt, newValue, isEmpty: newValue == nil) }
         }
 
         var userRequests: [URLRequest] {
@@ -310,14 +318,29 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// - Returns: The request.
     @discardableResult
     public func resume() -> Self {
-        let action = mutableState.withLock { state in
+        typealias Prepared = (spec: RequestSpec, urlRequest: URLRequest?)
+        let (action, prepared) = mutableState.withLock { state -> (RequestLifecycle<Transfer>.Action, Prepared?) in
             let action = state.lifecycle.resume()
             // Recorded under the request's lock, so a cancel's finish, which forgets the
             // request after taking this lock, cannot come first and leave it recorded.
             if case .start = action { delegate?.activeRequests.insert(self) }
-            return action
+            guard case .sendPrepared = action else { return (action, nil) }
+            defer { state.preparedAttempt = nil }
+            return (action, state.preparedAttempt)
         }
-        perform(action)
+        guard case .sendPrepared = action else {
+            perform(action)
+            return self
+        }
+        // Set up eagerly: the prepared attempt goes now. Its task events come from the send,
+        // which makes the attempt's task.
+        monitor?.requestDidResume(self)
+        if let session = delegate, let prepared {
+            AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest)
+        } else {
+            let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
+            queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
+        }
         return self
     }
 
@@ -356,30 +379,17 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         case .setUp:
             // On the root queue, as Alamofire sets requests up, so the factory returns first.
             underlyingQueue.async {
+                // Cancelled (and finished) before the set-up began: nothing to set up.
+                guard !self.mutableState.withLock({ $0.isOver }) else { return }
                 if let session = self.delegate {
                     AttemptPipeline(session: session).startAttempt(of: self)
                 } else {
                     self.finish(on: self.underlyingQueue, error: .sessionDeinitialized)
                 }
             }
-        case let .sendPrepared(transfer):
-            if let monitor {
-                monitor.requestDidResume(self)
-                if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didResumeTask: task) }
-            }
-            if let session = delegate {
-                AttemptPipeline(session: session).sendPrepared(transfer, of: self)
-            } else {
-                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
-                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
-            }
         case .cancelPrepared:
-            if let monitor {
-                monitor.requestDidCancel(self)
-                if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didCancelTask: task) }
-            }
-            // What the attempt prepared (a download's partial file) goes.
-            attemptHooks?.requestFinishing(self)
+            // Nothing was sent or prepared for the engine: the request just finishes.
+            monitor?.requestDidCancel(self)
             let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
             queue.async { self.finish(on: queue) }
         case let .resumeTransfer(transfer):
@@ -522,6 +532,18 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             })
         }
         return self
+    }
+
+    /// Finishes a request whose first attempt, set up eagerly, waits for a resume that can no
+    /// longer send it (its session is going).
+    func finishIfPrepared(error: AFError) {
+        let prepared = mutableState.withLock { state -> Bool in
+            if case .prepared = state.lifecycle.phase { return true }
+            return false
+        }
+        guard prepared else { return }
+        let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
+        queue.async { self.finish(on: queue, error: error) }
     }
 
     /// Adds a closure that runs after all response handlers have been dispatched.

@@ -17,9 +17,9 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case idle
         /// Building or adapting an attempt's request, or waiting for a redirect handler.
         case preparing
-        /// The first attempt was set up eagerly (`Session.RequestSetup.eager`) and waits, unsent,
-        /// for the request's first resume.
-        case prepared(Handle)
+        /// The first attempt was set up eagerly (`Session.RequestSetup.eager`): built and
+        /// adapted, it waits for the request's first resume.
+        case prepared
         /// The attempt's transfer runs in the engine.
         case running(Handle)
         /// The attempt ended: validators, retriers or `onHTTPResponse` handlers are deciding.
@@ -39,9 +39,9 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         /// Begin the first attempt without resuming: the session sets requests up eagerly.
         case setUp
         /// Tell monitors the request resumed; send the first attempt, set up eagerly.
-        case sendPrepared(Handle)
-        /// Tell monitors of the cancel; undo the first attempt, set up eagerly and never sent,
-        /// and finish.
+        case sendPrepared
+        /// Tell monitors of the cancel and finish: the first attempt, set up eagerly, was
+        /// never sent.
         case cancelPrepared
         /// Tell monitors the request resumed; unpause the transfer, if one runs.
         case resumeTransfer(Handle?)
@@ -53,7 +53,7 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case cancelAndFinish
         /// Hand the prepared transfer to the engine, paused when the request is suspended.
         case send(paused: Bool)
-        /// Keep the transfer, set up eagerly, until the request's first resume.
+        /// Keep the attempt, set up eagerly, until the request's first resume.
         case hold
         /// The request ended while its attempt was prepared: undo what was prepared, finish.
         case abandonAttempt
@@ -123,20 +123,28 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case .idle:
             phase = .preparing
             return .start
-        case let .prepared(transfer):
-            phase = .running(transfer)
-            return .sendPrepared(transfer)
+        case .prepared:
+            phase = .preparing
+            return .sendPrepared
         default:
             return .resumeTransfer(runningTransfer)
         }
     }
 
-    /// The session sets requests up eagerly: a new request begins its first attempt (builds,
-    /// adapts and prepares it) without being resumed; the attempt is sent on the first resume.
+    /// The session sets requests up eagerly: a new request begins its first attempt (builds
+    /// and adapts it) without being resumed; the attempt is sent on the first resume.
     mutating func setUpEagerly() -> Action {
         guard case .idle = phase, !isOver else { return .none }
         phase = .preparing
         return .setUp
+    }
+
+    /// The first attempt is built and adapted: held until the first resume when set up
+    /// eagerly, sent otherwise (the send abandons it if the request ended meanwhile).
+    mutating func attemptPrepared() -> Action {
+        guard !wasResumed, !isOver else { return .none }
+        phase = .prepared
+        return .hold
     }
 
     /// `suspend()`: from `.initialized` or `.resumed`, as in Alamofire; a request suspended
@@ -173,10 +181,6 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
     /// An attempt's transfer is ready to go to the engine.
     mutating func transferReady(_ transfer: Handle) -> Action {
         guard !isOver else { return .abandonAttempt }
-        guard wasResumed else {
-            phase = .prepared(transfer)
-            return .hold
-        }
         phase = .running(transfer)
         return .send(paused: state == .suspended)
     }

@@ -161,7 +161,14 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     /// its only unfinished requests are the ones inside the engine, which the shutdown fails
     /// (each then finishes with `sessionDeinitialized`); a request resumed later finds no
     /// session and finishes the same way.
+    ///
+    /// An eager session's requests set up but never resumed are the exception: they wait in
+    /// the request, not the engine, and finish here with `sessionDeinitialized`, as
+    /// Alamofire's do.
     deinit {
+        if requestSetup == .eager {
+            for request in activeRequests.all { request.finishIfPrepared(error: .sessionDeinitialized) }
+        }
         loop.shutdown(error: EventLoop.cancelledError)
     }
 
