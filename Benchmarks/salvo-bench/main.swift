@@ -4,7 +4,8 @@
 //
 // See Usage.swift for every option. Hidden `--child CLIENT ...` and `--transfer-child
 // CLIENT ...` modes run one dispatch or transfers client in a process of its own
-// (DispatchChild.swift, TransferChild.swift).
+// (DispatchChild.swift, TransferChild.swift); `--encoding-child CASE COUNT` runs one encoding
+// case untimed, for an instruction counter (EncodingChild.swift).
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -14,6 +15,9 @@ if arguments.first == DispatchChild.flag {
 }
 if arguments.first == TransferChild.flag {
     exit(TransferChild.main(Array(arguments.dropFirst())))
+}
+if arguments.first == EncodingChild.flag {
+    exit(EncodingChild.main(Array(arguments.dropFirst())))
 }
 
 let options: BenchOptions

@@ -180,6 +180,31 @@ final class URLEncodingTests: XCTestCase {
         XCTAssertEqual(try query(["list": [["id": 1], ["id": 2]]]), "list%5B%5D%5Bid%5D=1&list%5B%5D%5Bid%5D=2")
     }
 
+    /// The query is written straight into bytes for the common types and through the
+    /// general walk for the others: both give what `queryComponents(fromKey:value:)` gives,
+    /// also for keys that need escaping and for the other types nested inside common ones.
+    func testTheQueryIsWhatTheComponentWalkGives() throws {
+        let parameters: Parameters = [
+            "plain": "a b&c",
+            "ключ": ["ä ö": "ü", "[x]": "%41"],
+            "mixed": ["s", 1, 2.5, true, ["k": NSNumber(value: 7)] as [String: any Sendable]] as [any Sendable],
+            "ints": [1, 2, 3],
+            "doubles": [1.0, 2.25],
+            "nested": ["counts": ["a": 1, "b": 2], "when": Date(timeIntervalSinceReferenceDate: 0),
+                       "none": String?.none as any Sendable] as [String: any Sendable],
+            "flag": false,
+            "number": NSNumber(value: 3.5),
+        ]
+        for encoding in [URLEncoding.default, URLEncoding(arrayEncoding: .noBrackets), URLEncoding(arrayEncoding: .indexInBrackets),
+                         URLEncoding(boolEncoding: .literal)] {
+            let expected = parameters.keys.sorted()
+                .flatMap { encoding.queryComponents(fromKey: $0, value: parameters[$0]!) }
+                .map { "\($0.0)=\($0.1)" }
+                .joined(separator: "&")
+            XCTAssertEqual(try query(parameters, encoding), expected)
+        }
+    }
+
     func testNestedDictionaryKeysAreSorted() throws {
         // Alamofire leaves nested keys in dictionary order, which varies between runs; Salvo
         // sorts them, which is one of Alamofire's possible outputs.

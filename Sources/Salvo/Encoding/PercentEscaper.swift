@@ -4,12 +4,14 @@ import Foundation
 /// `addingPercentEncoding(withAllowedCharacters:)`, which queries a `CharacterSet` per
 /// scalar and bridges through `NSString`.
 ///
-/// ASCII bytes are decided by a 128-entry table built once. Every byte of a scalar beyond
+/// ASCII bytes are decided by a 128-bit mask built once. Every byte of a scalar beyond
 /// ASCII is escaped, even when the allowed set contains the scalar: that is what
 /// `addingPercentEncoding(withAllowedCharacters:)` produces on Linux (`"é"` with
 /// `.alphanumerics` gives `%C3%A9`).
 struct PercentEscaper: Sendable {
-    private let allowedASCII: [Bool]
+    /// The ASCII bytes left as they are, as bits: bytes 0-63 and 64-127.
+    private let allowedLow: UInt64
+    private let allowedHigh: UInt64
 
     /// The escaper for query names and values: RFC 3986's query characters less the
     /// general and sub-delimiters, leaving letters, digits, `-._~/?`. This matches
@@ -22,7 +24,7 @@ struct PercentEscaper: Sendable {
         for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
         for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
         for byte in extra.utf8 { table[Int(byte)] = true }
-        allowedASCII = table
+        (allowedLow, allowedHigh) = Self.masks(table)
     }
 
     /// Creates an escaper that keeps the characters in a set.
@@ -37,7 +39,14 @@ struct PercentEscaper: Sendable {
         for byte in 0..<128 {
             table[byte] = allowed.contains(Unicode.Scalar(UInt8(byte)))
         }
-        allowedASCII = table
+        (allowedLow, allowedHigh) = Self.masks(table)
+    }
+
+    private static func masks(_ table: [Bool]) -> (UInt64, UInt64) {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for byte in 0..<64 where table[byte] { low |= 1 << UInt64(byte) }
+        for byte in 64..<128 where table[byte] { high |= 1 << UInt64(byte - 64) }
+        return (low, high)
     }
 
     /// Returns the escaped string.
@@ -59,21 +68,34 @@ struct PercentEscaper: Sendable {
     func append(_ string: String, to buffer: inout [UInt8], plusForSpace: Bool = false) {
         var string = string
         string.withUTF8 { bytes in
-            buffer.reserveCapacity(buffer.count + bytes.count)
-            var i = 0
             let count = bytes.count
+            buffer.reserveCapacity(buffer.count + count)
+            // Runs of bytes that stay as they are go in one copy: most names and values are
+            // such a run from end to end.
+            var runStart = 0
+            var i = 0
             while i < count {
                 let byte = bytes[i]
-                if byte < 0x80 && allowedASCII[Int(byte)] {
-                    buffer.append(byte)
-                } else if plusForSpace && byte == 0x20 {
+                if isAllowed(byte) {
+                    i += 1
+                    continue
+                }
+                if runStart < i { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                if plusForSpace && byte == 0x20 {
                     buffer.append(UInt8(ascii: "+"))
                 } else {
                     Self.appendEscaped(byte, to: &buffer)
                 }
                 i += 1
+                runStart = i
             }
+            if runStart < count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
+    }
+
+    @inline(__always)
+    private func isAllowed(_ byte: UInt8) -> Bool {
+        byte < 64 ? (allowedLow >> UInt64(byte)) & 1 != 0 : byte < 128 && (allowedHigh >> UInt64(byte - 64)) & 1 != 0
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

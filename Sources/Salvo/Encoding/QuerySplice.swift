@@ -10,57 +10,86 @@ import Foundation
 /// `URLComponents` path, as in Alamofire.
 struct QuerySplice {
     private let string: String
-    /// Where the query (after its `?`) and the fragment (from its `#`) start, if present.
-    private let queryStart: String.Index?
-    private let fragmentStart: String.Index?
-    private let pathEnd: String.Index
+    /// UTF-8 offsets into `string`: where the query (after its `?`) and the fragment (from its
+    /// `#`) start, if present, and where the path ends.
+    private let queryStart: Int?
+    private let fragmentStart: Int?
+    private let pathEnd: Int
 
     init?(_ url: URL) {
         guard url.baseURL == nil else { return nil }
-        let string = url.absoluteString
-        let bytes = string.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              bytes[colon...].starts(with: "://".utf8) else { return nil }
-        let authorityStart = bytes.index(colon, offsetBy: 3)
-        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? bytes.endIndex
-        let authority = bytes[authorityStart..<authorityEnd]
-        guard let first = authority.first, first != UInt8(ascii: "["),
-              !authority.contains(UInt8(ascii: "@")) else { return nil }
-        if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
-            let port = authority[authority.index(after: portColon)...]
-            guard let leading = port.first,
-                  port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                  leading != UInt8(ascii: "0") || port.count == 1 else { return nil }
+        var string = url.absoluteString
+        // One pass over contiguous UTF-8 by offset: the generic collection algorithms over
+        // `String.UTF8View` cost several times as much.
+        let parts = string.withUTF8 { bytes -> (query: Int?, fragment: Int?, pathEnd: Int)? in
+            let count = bytes.count
+            var colon = 0
+            while colon < count && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon + 2 < count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+            let authorityStart = colon + 3
+            var authorityEnd = authorityStart
+            var portColon: Int?
+            while authorityEnd < count {
+                let byte = bytes[authorityEnd]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { return nil }
+                if byte == UInt8(ascii: ":") && portColon == nil { portColon = authorityEnd }
+                authorityEnd += 1
+            }
+            guard authorityEnd > authorityStart, bytes[authorityStart] != UInt8(ascii: "[") else { return nil }
+            if let portColon {
+                let portStart = portColon + 1
+                guard portStart < authorityEnd else { return nil }
+                for index in portStart..<authorityEnd where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { return nil }
+                guard bytes[portStart] != UInt8(ascii: "0") || authorityEnd - portStart == 1 else { return nil }
+            }
+            var fragment: Int?
+            var question: Int?
+            var index = authorityEnd
+            while index < count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "#") {
+                    fragment = index
+                    break
+                }
+                if byte == UInt8(ascii: "?") && question == nil { question = index }
+                index += 1
+            }
+            return (question.map { $0 + 1 }, fragment, question ?? fragment ?? count)
         }
-
+        guard let parts else { return nil }
         self.string = string
-        let fragmentStart = bytes[authorityEnd...].firstIndex(of: UInt8(ascii: "#"))
-        let questionMark = bytes[authorityEnd..<(fragmentStart ?? bytes.endIndex)].firstIndex(of: UInt8(ascii: "?"))
-        self.fragmentStart = fragmentStart
-        queryStart = questionMark.map { bytes.index(after: $0) }
-        pathEnd = questionMark ?? fragmentStart ?? bytes.endIndex
+        queryStart = parts.query
+        fragmentStart = parts.fragment
+        pathEnd = parts.pathEnd
     }
 
-    /// The URL with `query` joined to its query the way Alamofire joins them.
-    ///
-    /// - Parameter query: The percent-encoded query text to add.
-    /// - Returns: The new URL, or `nil` when its text does not parse.
     func url(appending query: String) -> URL? {
-        var text = String(string[..<pathEnd])
-        let end = fragmentStart ?? string.endIndex
-        // As with `URLComponents`: an existing query, even an empty one, is joined with `&`,
-        // and the `?` is left out only when the joined query is empty.
-        if let queryStart {
-            text += "?"
-            text += string[queryStart..<end]
-            text += "&"
-            text += query
-        } else if !query.isEmpty {
-            text += "?"
-            text += query
+        url(appending: Array(query.utf8))
+    }
+
+    /// The URL with `query` (percent-encoded UTF-8) added to its query.
+    func url(appending query: [UInt8]) -> URL? {
+        var string = string
+        let text = string.withUTF8 { bytes -> String in
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count + query.count + 2)
+            text.append(contentsOf: bytes[..<pathEnd])
+            let end = fragmentStart ?? bytes.count
+            // As with `URLComponents`: an existing query, even an empty one, is joined with
+            // `&`, and the `?` is left out only when the joined query is empty.
+            if let queryStart {
+                text.append(UInt8(ascii: "?"))
+                text.append(contentsOf: bytes[queryStart..<end])
+                text.append(UInt8(ascii: "&"))
+                text.append(contentsOf: query)
+            } else if !query.isEmpty {
+                text.append(UInt8(ascii: "?"))
+                text.append(contentsOf: query)
+            }
+            if let fragmentStart { text.append(contentsOf: bytes[fragmentStart...]) }
+            return String(decoding: text, as: UTF8.self)
         }
-        if let fragmentStart { text += string[fragmentStart...] }
         return URL(string: text)
     }
 }

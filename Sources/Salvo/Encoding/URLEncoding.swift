@@ -124,14 +124,14 @@ public struct URLEncoding: ParameterEncoding {
             if !parameters.isEmpty {
                 var bytes: [UInt8] = []
                 try appendQuery(parameters, to: &bytes)
-                let query = String(decoding: bytes, as: UTF8.self)
                 // Editing the URL text gives what URLComponents would, for the URL shapes
                 // QuerySplice accepts, at a fraction of the cost.
                 // (An empty query still leaves a "?" in Alamofire's output; URLComponents
                 // handles that rare case.)
-                if !query.isEmpty, let splice = QuerySplice(url), let spliced = splice.url(appending: query) {
+                if !bytes.isEmpty, let splice = QuerySplice(url), let spliced = splice.url(appending: bytes) {
                     urlRequest.url = spliced
                 } else if var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                    let query = String(decoding: bytes, as: UTF8.self)
                     components.percentEncodedQuery = (components.percentEncodedQuery.map { $0 + "&" } ?? "") + query
                     urlRequest.url = components.url
                 }
@@ -174,16 +174,31 @@ public struct URLEncoding: ParameterEncoding {
     }
 
     private func appendQuery(_ parameters: Parameters, to bytes: inout [UInt8]) throws {
-        var first = true
-        for key in parameters.keys.sorted() {
-            try forEachComponent(key: key, value: parameters[key]!, depth: 1) { name, value in
-                if !first { bytes.append(UInt8(ascii: "&")) }
-                first = false
-                PercentEscaper.query.append(name, to: &bytes)
-                bytes.append(UInt8(ascii: "="))
-                PercentEscaper.query.append(value, to: &bytes)
+        bytes.reserveCapacity(256)
+        if case .custom = arrayEncoding {
+            // A custom array key is made from the unescaped key: pairs go through strings.
+            var first = true
+            for key in parameters.keys.sorted() {
+                try forEachComponent(key: key, value: parameters[key]!, depth: 1) { name, value in
+                    if !first { bytes.append(UInt8(ascii: "&")) }
+                    first = false
+                    PercentEscaper.query.append(name, to: &bytes)
+                    bytes.append(UInt8(ascii: "="))
+                    PercentEscaper.query.append(value, to: &bytes)
+                }
             }
+            return
         }
+        var query = QueryBytes(bytes: bytes)
+        bytes = []
+        var name: [UInt8] = []
+        name.reserveCapacity(64)
+        for key in parameters.keys.sorted() {
+            name.removeAll(keepingCapacity: true)
+            PercentEscaper.query.append(key, to: &name)
+            try write(parameters[key]!, name: &name, depth: 1, into: &query)
+        }
+        bytes = query.bytes
     }
 
     /// Walks a value in Alamofire's order of type checks, with the common scalar types
@@ -197,6 +212,13 @@ public struct URLEncoding: ParameterEncoding {
     /// a container at `ParameterNesting.maximumDepth` is the deepest allowed.
     private func forEachComponent(key: String, value: Any, depth: Int, _ body: (String, String) -> Void) throws {
         let valueType = type(of: value)
+        if try forEachExactComponent(key: key, value: value, type: valueType, depth: depth, body) { return }
+        try forEachOtherComponent(key: key, value: value, type: valueType, depth: depth, body)
+    }
+
+    /// Any type but the exact ones `forEachExactComponent` takes.
+    func forEachOtherComponent(key: String, value: Any, type valueType: Any.Type, depth: Int,
+                                       _ body: (String, String) -> Void) throws {
         switch value {
         case let string as String where valueType == String.self:
             body(key, string)
@@ -229,6 +251,73 @@ public struct URLEncoding: ParameterEncoding {
             body(key, "<description unavailable>")
         default:
             body(key, "\(value)")
+        }
+    }
+}
+
+extension URLEncoding {
+    /// The common exact types, compared by metatype before any runtime cast: a failed
+    /// `as? [String: Any]` of a string, or the conversion of a `[String: String]` or
+    /// `[String]` into `[String: Any]` or `[Any]` (a new collection, element by element), cost
+    /// more than the encoding itself. Each writes what the general walk writes for it.
+    /// Returns `false` for any other type.
+    private func forEachExactComponent(key: String, value: Any, type valueType: Any.Type, depth: Int,
+                                       _ body: (String, String) -> Void) throws -> Bool {
+        // Nested values recurse here first, one stack frame per level for the common types:
+        // the walk must fit ParameterNesting.maximumDepth levels in a small thread stack.
+        if valueType == String.self {
+            body(key, value as! String)
+        } else if valueType == Int.self {
+            body(key, String(value as! Int))
+        } else if valueType == Bool.self {
+            body(key, boolEncoding.encode(value: value as! Bool))
+        } else if valueType == [String: String].self {
+            try checkDepth(depth, value)
+            for (nestedKey, nestedValue) in (value as! [String: String]).sorted(by: { $0.key < $1.key }) {
+                body(key + "[" + nestedKey + "]", nestedValue)
+            }
+        } else if valueType == [String].self {
+            try checkDepth(depth, value)
+            for (index, element) in (value as! [String]).enumerated() { body(arrayEncoding.encode(key: key, atIndex: index), element) }
+        } else if valueType == [Int].self {
+            try checkDepth(depth, value)
+            for (index, element) in (value as! [Int]).enumerated() { body(arrayEncoding.encode(key: key, atIndex: index), String(element)) }
+        } else if valueType == [String: Any].self {
+            try checkDepth(depth, value)
+            for (nestedKey, nestedValue) in (value as! [String: Any]).sorted(by: { $0.key < $1.key }) {
+                try nested(key + "[" + nestedKey + "]", nestedValue, depth, body)
+            }
+        } else if valueType == [Any].self {
+            try checkDepth(depth, value)
+            for (index, element) in (value as! [Any]).enumerated() {
+                try nested(arrayEncoding.encode(key: key, atIndex: index), element, depth, body)
+            }
+        } else if valueType == [String: any Sendable].self {
+            try checkDepth(depth, value)
+            for (nestedKey, nestedValue) in (value as! [String: any Sendable]).sorted(by: { $0.key < $1.key }) {
+                try nested(key + "[" + nestedKey + "]", nestedValue, depth, body)
+            }
+        } else if valueType == [any Sendable].self {
+            try checkDepth(depth, value)
+            for (index, element) in (value as! [any Sendable]).enumerated() {
+                try nested(arrayEncoding.encode(key: key, atIndex: index), element, depth, body)
+            }
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// A value inside a container at `depth`.
+    private func nested(_ key: String, _ value: Any, _ depth: Int, _ body: (String, String) -> Void) throws {
+        let valueType = type(of: value)
+        if try forEachExactComponent(key: key, value: value, type: valueType, depth: depth + 1, body) { return }
+        try forEachOtherComponent(key: key, value: value, type: valueType, depth: depth + 1, body)
+    }
+
+    func checkDepth(_ depth: Int, _ value: Any) throws {
+        guard depth < ParameterNesting.maximumDepth else {
+            throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))
         }
     }
 }
