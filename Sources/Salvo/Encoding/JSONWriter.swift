@@ -36,10 +36,15 @@ struct JSONWriter {
         var writer = self
         writer.bytes.reserveCapacity(128)
         do {
-            switch object {
-            case let dictionary as [String: Any]: try writer.writeObject(dictionary, depth: 1)
-            case let array as [Any]: try writer.writeArray(array, depth: 1)
-            default: return .invalid
+            let objectType = type(of: object)
+            if objectType == [String: any Sendable].self {
+                try writer.writeObject(object as! [String: any Sendable], depth: 1)
+            } else {
+                switch object {
+                case let dictionary as [String: Any]: try writer.writeObject(dictionary, depth: 1)
+                case let array as [Any]: try writer.writeArray(array, depth: 1)
+                default: return .invalid
+                }
             }
         } catch Failure.invalid {
             return .invalid
@@ -58,6 +63,32 @@ struct JSONWriter {
     /// `depth`: the containers around `value`.
     private mutating func writeValue(_ value: Any, depth: Int) throws {
         let valueType = type(of: value)
+        // The common exact types first, compared by metatype: a failed cast, or converting a
+        // `[String: String]` into `[String: Any]` (a new dictionary), costs more than writing.
+        if valueType == String.self {
+            writeString(value as! String)
+        } else if valueType == Int.self {
+            bytes.append(contentsOf: String(value as! Int).utf8)
+        } else if valueType == Bool.self {
+            bytes.append(contentsOf: value as! Bool ? Self.trueBytes : Self.falseBytes)
+        } else if valueType == Double.self {
+            try writeFloat(value as! Double)
+        } else if valueType == [String: any Sendable].self {
+            try writeObject(value as! [String: any Sendable], depth: depth + 1)
+        } else if valueType == [String: String].self {
+            try writeObject(value as! [String: String], depth: depth + 1)
+        } else if valueType == [any Sendable].self {
+            try writeArray(value as! [any Sendable], depth: depth + 1)
+        } else if valueType == [String].self {
+            try writeArray(value as! [String], depth: depth + 1)
+        } else if valueType == [Int].self {
+            try writeArray(value as! [Int], depth: depth + 1)
+        } else {
+            try writeOtherValue(value, type: valueType, depth: depth)
+        }
+    }
+
+    private mutating func writeOtherValue(_ value: Any, type valueType: Any.Type, depth: Int) throws {
         switch value {
         case let string as String where valueType == String.self: writeString(string)
         case let bool as Bool where valueType == Bool.self: bytes.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
@@ -75,7 +106,7 @@ struct JSONWriter {
         }
     }
 
-    private mutating func writeObject(_ dictionary: [String: Any], depth: Int) throws {
+    private mutating func writeObject<Value>(_ dictionary: [String: Value], depth: Int) throws {
         if depth > ParameterNesting.maximumDepth { throw Failure.tooDeep }
         bytes.append(UInt8(ascii: "{"))
         if pretty { openLevel() }
@@ -92,7 +123,7 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func writeArray(_ array: [Any], depth: Int) throws {
+    private mutating func writeArray<Element>(_ array: [Element], depth: Int) throws {
         if depth > ParameterNesting.maximumDepth { throw Failure.tooDeep }
         bytes.append(UInt8(ascii: "["))
         if pretty { openLevel() }
@@ -135,24 +166,40 @@ struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: Self.escapedQuote)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: Self.escapedBackslash)
-            case UInt8(ascii: "/") where escapeSlashes: bytes.append(contentsOf: Self.escapedSlash)
-            case 0x0A: bytes.append(contentsOf: Self.escapedNewline)
-            case 0x0D: bytes.append(contentsOf: Self.escapedReturn)
-            case 0x09: bytes.append(contentsOf: Self.escapedTab)
-            case 0x08: bytes.append(contentsOf: Self.escapedBackspace)
-            case 0x0C: bytes.append(contentsOf: Self.escapedFormFeed)
-            case 0x00..<0x20:
-                bytes.append(contentsOf: Self.unicodeEscapePrefix)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var string = string
+        string.withUTF8 { utf8 in
+            // Runs that need no escape go in one copy: most keys and values are one such run.
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where needsEscape(byte) {
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                appendEscaped(byte)
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapeSlashes)
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: Self.escapedQuote)
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: Self.escapedBackslash)
+        case UInt8(ascii: "/"): bytes.append(contentsOf: Self.escapedSlash)
+        case 0x0A: bytes.append(contentsOf: Self.escapedNewline)
+        case 0x0D: bytes.append(contentsOf: Self.escapedReturn)
+        case 0x09: bytes.append(contentsOf: Self.escapedTab)
+        case 0x08: bytes.append(contentsOf: Self.escapedBackspace)
+        case 0x0C: bytes.append(contentsOf: Self.escapedFormFeed)
+        default:
+            bytes.append(contentsOf: Self.unicodeEscapePrefix)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     private static let trueBytes = Array("true".utf8)
