@@ -20,6 +20,26 @@ final class URLEncodedFormParameterEncoderTests: XCTestCase {
 
     // MARK: Destinations
 
+    /// `.default`'s encoder, made with a shared escape table, is an encoder with every
+    /// default, and a new one on each call, as in Alamofire.
+    func testTheDefaultEncoderHasEveryDefault() throws {
+        let made = URLEncodedFormParameterEncoder.default.encoder
+        let plain = URLEncodedFormEncoder()
+        XCTAssertFalse(made === URLEncodedFormParameterEncoder.default.encoder)
+        XCTAssertEqual(made.alphabetizeKeyValuePairs, plain.alphabetizeKeyValuePairs)
+        XCTAssertEqual(made.allowedCharacters, plain.allowedCharacters)
+        XCTAssertEqual(String(describing: made.spaceEncoding), String(describing: plain.spaceEncoding))
+        struct Sample: Encodable {
+            var name = "a b&c/é"
+            var list = [1, 2]
+            var nested = ["k": "v", "x": "y z"]
+            var flag = true
+            var when = Date(timeIntervalSinceReferenceDate: 12)
+            var data = Data([1, 2, 3])
+        }
+        XCTAssertEqual(try made.encode(Sample()) as String, try plain.encode(Sample()) as String)
+    }
+
     func testPOSTGoesIntoTheBodyWithTheFormContentType() throws {
         let encoded = try URLEncodedFormParameterEncoder().encode(Parameters(), into: request(method: .post))
 

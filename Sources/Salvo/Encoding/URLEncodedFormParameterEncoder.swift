@@ -40,7 +40,7 @@ open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder
     }
 
     /// An encoder with a default `URLEncodedFormEncoder` and the `.methodDependent` destination.
-    public static var `default`: URLEncodedFormParameterEncoder { URLEncodedFormParameterEncoder() }
+    public static var `default`: URLEncodedFormParameterEncoder { URLEncodedFormParameterEncoder(encoder: .withDefaults()) }
 
     /// The encoder that turns parameters into text.
     public let encoder: URLEncodedFormEncoder
