@@ -41,6 +41,21 @@ private let progressCallback: salvo_xferinfo_callback = { context, downloadTotal
 }
 
 extension CurlEasy {
+    /// At a transfer's good end, the final counts for the progress receivers that want them,
+    /// counted as `progressCallback` counts.
+    package func reportFinalProgress(of transfer: Transfer) {
+        guard let progress = transfer.progress else { return }
+        if let upload = progress.upload {
+            upload.finish(completed: getOffset(CURLINFO_SIZE_UPLOAD_T),
+                          total: transfer.bodySource?.length ?? getOffset(CURLINFO_CONTENT_LENGTH_UPLOAD_T))
+        }
+        if let download = progress.download {
+            let before = transfer.fileSink?.bytesBeforeAnswer ?? 0
+            let length = getOffset(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            download.finish(completed: before + getOffset(CURLINFO_SIZE_DOWNLOAD_T), total: length > 0 ? before + length : 0)
+        }
+    }
+
     /// A download's body is written to disk in large pieces: measured here, a 100 KiB
     /// receive buffer moves files about 17% faster than libcurl's 16 KiB default.
     package static let downloadBufferSize = 100 * 1024

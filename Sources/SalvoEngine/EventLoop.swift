@@ -403,6 +403,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         if error == nil, code == CURLE_UNSUPPORTED_PROTOCOL, sendsAgainWithPriorKnowledge(transfer, easy) { return }
 
         let outcome = easy.outcome(of: transfer, code: code, error: error)
+        if code == CURLE_OK && error == nil && transfer.progress != nil { easy.reportFinalProgress(of: transfer) }
         if error != nil {
             // Ended here (a cancel) while libcurl may hold body bytes it buffered for a paused
             // transfer: libcurl 7.88 frees them only when the connection is not shared, so on

@@ -47,6 +47,53 @@ final class URLSessionMonitorEventTests: XCTestCase {
         XCTAssertNotNil(reported.first.flatMap { $0 as? URLError }, String(describing: reported))
     }
 
+    /// A download's progress reaches `downloadTaskDidWriteData` as URLSession reports it:
+    /// increments that add up to the file, the last one with everything written.
+    func testADownloadsProgressReachesDownloadTaskDidWriteData() throws {
+        let writes = Mutex<[(written: Int64, total: Int64, expected: Int64)]>([])
+        let whole = expectation(description: "the whole file written")
+        whole.assertForOverFulfill = false
+        let monitor = ClosureEventMonitor()
+        monitor.downloadTaskDidWriteData = { _, _, written, total, expected in
+            writes.withLock { $0.append((written, total, expected)) }
+            if total == expected { whole.fulfill() }
+        }
+        let session = Session(eventMonitors: [monitor], responseQueue: queue)
+        let response = awaitDownload(session.download(try TestServers.shared.url(.nginx, "/1m.bin")))
+        defer { response.fileURL.map { try? FileManager.default.removeItem(at: $0) } }
+        XCTAssertNil(response.error, String(describing: response.error))
+        wait(for: [whole], timeout: 10)
+        let seen = writes.withLock { $0 }
+        XCTAssertFalse(seen.isEmpty)
+        XCTAssertEqual(seen.map(\.written).reduce(0, +), 1 << 20, "the increments add up to the file")
+        XCTAssertEqual(seen.last?.total, 1 << 20)
+        XCTAssertTrue(seen.allSatisfy { $0.expected == 1 << 20 })
+    }
+
+    /// An upload's progress reaches `taskDidSendBodyData`, and a delegate subclass's
+    /// `urlSession(_:task:didSendBodyData:...)`, up to the whole body.
+    func testAnUploadsProgressReachesTaskDidSendBodyData() throws {
+        let sent = Mutex<[(sent: Int64, total: Int64, expected: Int64)]>([])
+        let whole = expectation(description: "the whole body sent")
+        whole.assertForOverFulfill = false
+        let monitor = ClosureEventMonitor()
+        monitor.taskDidSendBodyData = { _, _, bytes, total, expected in
+            sent.withLock { $0.append((bytes, total, expected)) }
+            if total == expected { whole.fulfill() }
+        }
+        let delegate = BodyProgressDelegate(whole: expectation(description: "the delegate hears the whole body"))
+        let session = Session(delegate: delegate, eventMonitors: [monitor], responseQueue: queue)
+        let body = Data(repeating: 7, count: 256 << 10)
+        let response = awaitData(session.upload(body, to: try TestServers.shared.url(.nginx, "/upload")))
+        XCTAssertNil(response.error, String(describing: response.error))
+        wait(for: [whole, delegate.whole], timeout: 10)
+        let seen = sent.withLock { $0 }
+        XCTAssertEqual(seen.map(\.sent).reduce(0, +), Int64(body.count))
+        XCTAssertEqual(seen.last?.total, Int64(body.count))
+        XCTAssertEqual(seen.last?.expected, Int64(body.count))
+        XCTAssertEqual(delegate.totals.withLock { $0.last }, Int64(body.count))
+    }
+
     /// A download's complete file at its temporary location, then where it was moved.
     func testADownloadsFileReachesTheURLSessionClosuresBeforeAndAfterItsMove() throws {
         let located = Mutex<(location: URL?, moved: URL?)>((nil, nil))
@@ -68,5 +115,22 @@ final class URLSessionMonitorEventTests: XCTestCase {
         XCTAssertNotNil(seen.location)
         XCTAssertNotEqual(seen.location, response.fileURL)
         XCTAssertEqual(seen.moved, response.fileURL)
+    }
+}
+
+/// Records the totals its `didSendBodyData` method hears, and says when one is the whole body.
+private final class BodyProgressDelegate: SessionDelegate, @unchecked Sendable { // `totals` is a Mutex; `whole` is thread-safe
+    let totals = Mutex<[Int64]>([])
+    let whole: XCTestExpectation
+
+    init(whole: XCTestExpectation) {
+        whole.assertForOverFulfill = false
+        self.whole = whole
+    }
+
+    override func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                             totalBytesExpectedToSend: Int64) {
+        totals.withLock { $0.append(totalBytesSent) }
+        if totalBytesSent == totalBytesExpectedToSend { whole.fulfill() }
     }
 }

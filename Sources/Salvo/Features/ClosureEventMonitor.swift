@@ -27,8 +27,9 @@ import FoundationNetworking
 ///   `requestDidFailTransferWithError` for Alamofire's `requestDidFailTaskEarlyWithError`,
 ///   `requestDidCompleteAttemptWithError`); metrics are `TransferMetrics`. Alamofire's
 ///   `URLSession`-level closures are here too; Salvo calls those with a counterpart
-///   (`taskWillPerformHTTPRedirection`, `taskDidComplete`,
-///   `downloadTaskDidFinishDownloadingToURL`, `requestDidFinishDownloadingUsingTaskWithResult`),
+///   (`taskWillPerformHTTPRedirection`, `taskDidComplete`, `taskDidSendBodyData`,
+///   `downloadTaskDidWriteData`, `downloadTaskDidFinishDownloadingToURL`,
+///   `requestDidFinishDownloadingUsingTaskWithResult`),
 ///   and each of the others says why it is not called.
 open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures in a Mutex; `queue` immutable
     // `@unchecked Sendable` only because an `open` class cannot be checked: every closure
@@ -241,7 +242,7 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
         set { closures.withLock { $0.taskDidReceiveChallenge = newValue } }
     }
 
-    /// Called on `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`, which Salvo does not send.
+    /// Called on `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`, as a body goes out.
     open var taskDidSendBodyData: ((URLSession, URLSessionTask, Int64, Int64, Int64) -> Void)? {
         get { closures.withLock { $0.taskDidSendBodyData } }
         set { closures.withLock { $0.taskDidSendBodyData = newValue } }
@@ -301,7 +302,7 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
         set { closures.withLock { $0.downloadTaskDidFinishDownloadingToURL = newValue } }
     }
 
-    /// Called on `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`, which Salvo does not send.
+    /// Called on `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`, as a download is written.
     open var downloadTaskDidWriteData: ((URLSession, URLSessionDownloadTask, Int64, Int64, Int64) -> Void)? {
         get { closures.withLock { $0.downloadTaskDidWriteData } }
         set { closures.withLock { $0.downloadTaskDidWriteData = newValue } }

@@ -15,7 +15,8 @@ extension EventMonitor {
     public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
     /// Does nothing. Not sent: libcurl answers challenges (credentials, server trust).
     public func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge) {}
-    /// Does nothing. Not sent: upload progress reaches the `uploadProgress` handlers.
+    /// Does nothing. Sent as a request's body goes out: at most every 50 ms or 1% of the
+    /// body, and once with the whole body sent.
     public func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
                            totalBytesExpectedToSend: Int64) {}
     /// Does nothing. Not sent: a stream that must be sent again fails its request.
@@ -41,7 +42,8 @@ extension EventMonitor {
     /// Does nothing. Not sent: a resumed download continues where its file ends.
     public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
                            expectedTotalBytes: Int64) {}
-    /// Does nothing. Not sent: download progress reaches the `downloadProgress` handlers.
+    /// Does nothing. Sent as a download's bytes are written: at most every 50 ms or 1% of the
+    /// file, and once with the whole file written when its size is known.
     public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                            totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
     /// Does nothing. Sent with a download's complete file at its temporary location, just

@@ -264,7 +264,8 @@ struct AttemptPipeline: Sendable {
         }
         let description = describeTransfer(of: request, spec: spec, urlString: urlString, hostKey: hostKey, jarCookie: jarCookie,
                                            sendsBodySource: hooks?.sendsBodySource == true, hasHeadHandlers: hasHeadHandlers,
-                                           credential: credential, resourceLeft: resourceLeft, progress: progress)
+                                           credential: credential, resourceLeft: resourceLeft, progress: progress,
+                                           events: taskProgressEvents(request, context: context))
         description.trust = trust
         if let hooks {
             // A request cancelled while adapting or waiting to retry was finished by
@@ -341,7 +342,7 @@ struct AttemptPipeline: Sendable {
     private func describeTransfer(of request: Request, spec: RequestSpec, urlString: String, hostKey: Substring,
                                   jarCookie: String?, sendsBodySource: Bool, hasHeadHandlers: Bool,
                                   credential: Request.Credential?, resourceLeft: TimeInterval?,
-                                  progress: ProgressChannels?) -> TransferDescription {
+                                  progress: ProgressChannels?, events: TaskProgressEvents?) -> TransferDescription {
         let description = TransferDescription(
             url: urlString,
             hostKey: hostKey,
@@ -363,8 +364,22 @@ struct AttemptPipeline: Sendable {
         if !spec.handlesCookies { description.usesCookies = false }
         if let jarCookie { description.cookieHeader = jarCookie }
         if let resourceLeft { description.resourceTimeout = resourceLeft }
-        if let progress { description.progress = progress.transferProgress() }
+        if let events {
+            description.progress = (progress ?? ProgressChannels()).transferProgress(uploadEvent: events.uploadEvent(),
+                                                                                    downloadEvent: events.downloadEvent())
+        } else if let progress {
+            description.progress = progress.transferProgress()
+        }
         return description
+    }
+
+    /// The progress events of Alamofire's URLSession delegate methods, when a delegate
+    /// subclass or a monitor may hear them.
+    private func taskProgressEvents(_ request: Request, context: ResponseContext) -> TaskProgressEvents? {
+        guard session.delegateIsSubclass || request.monitor?.sendsTaskEvents == true else { return nil }
+        // A serial queue, so that the events arrive in order (a response handler's queue may
+        // be concurrent).
+        return TaskProgressEvents(request: request, session: session, anchor: context.origin ?? context, queue: request.underlyingQueue)
     }
 
     private func headerList(for spec: RequestSpec, sendsBodySource: Bool, jarCookie: String?) -> CurlHeaderList {

@@ -111,15 +111,31 @@ struct ProgressChannels: Sendable {
     var download: ProgressChannel?
 
     /// The engine's side of these channels, for one transfer: only directions with a handler
-    /// are reported.
-    func transferProgress() -> TransferProgress? {
-        let upload = upload?.hasHandler == true ? upload : nil
-        let download = download?.hasHandler == true ? download : nil
+    /// are reported, or with an event (Alamofire's URLSession progress events, which also
+    /// hear of the last bytes).
+    func transferProgress(uploadEvent: (@Sendable (Int64, Int64) -> Void)? = nil,
+                          downloadEvent: (@Sendable (Int64, Int64) -> Void)? = nil) -> TransferProgress? {
+        let upload = Self.throttle(upload?.hasHandler == true ? upload : nil, uploadEvent)
+        let download = Self.throttle(download?.hasHandler == true ? download : nil, downloadEvent)
         guard upload != nil || download != nil else { return nil }
-        return TransferProgress(
-            upload: upload.map { channel in ProgressThrottle { completed, total in channel.post(completed: completed, total: total) } },
-            download: download.map { channel in ProgressThrottle { completed, total in channel.post(completed: completed, total: total) } }
-        )
+        return TransferProgress(upload: upload, download: download)
+    }
+
+    private static func throttle(_ channel: ProgressChannel?, _ event: (@Sendable (Int64, Int64) -> Void)?) -> ProgressThrottle? {
+        switch (channel, event) {
+        case (nil, nil):
+            return nil
+        case let (channel?, nil):
+            return ProgressThrottle { completed, total in channel.post(completed: completed, total: total) }
+        case let (nil, event?):
+            return ProgressThrottle(reportsLast: true, report: event)
+        case let (channel?, event?):
+            return ProgressThrottle(reportsLast: true) { completed, total in
+                // The channel's closing update comes from the request's success.
+                if total <= 0 || completed < total { channel.post(completed: completed, total: total) }
+                event(completed, total)
+            }
+        }
     }
 }
 

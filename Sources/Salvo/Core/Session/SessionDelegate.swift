@@ -20,6 +20,7 @@ import FoundationNetworking
 /// | `urlSession(_:task:didCompleteWithError:)` | `request(_:didCompleteWithError:)` |
 /// | `urlSession(_:task:didFinishCollecting:)` (`URLSessionTaskMetrics`, which only URLSession can make: not called) | `request(_:didFinishCollecting:)` with `TransferMetrics` |
 /// | `urlSession(_:downloadTask:didFinishDownloadingTo:)` (before the request moves the file) | none |
+/// | `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`, `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)` (throttled, as progress handlers are) | none |
 ///
 /// Alamofire's other `urlSession(...)` methods are declared, so a subclass written for
 /// Alamofire compiles, but not called: each says where Salvo offers the same.
@@ -131,7 +132,10 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
         completionHandler(.performDefaultHandling, nil)
     }
 
-    /// Not called: upload progress reaches `uploadProgress` handlers and `Request.uploadProgress`.
+    /// A request's body is being sent: Alamofire's method, called for a subclass in order on
+    /// the session's root queue, at most every 50 ms or 1% of the body, and once with the
+    /// whole body sent; the total expected is -1 when unknown (a stream). The default does
+    /// nothing; `uploadProgress` handlers and `Request.uploadProgress` are the request's own.
     open func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
                          totalBytesExpectedToSend: Int64) {}
 
@@ -170,8 +174,10 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
                          expectedTotalBytes: Int64) {}
 
-    /// Not called: download progress reaches `downloadProgress` handlers and
-    /// `Request.downloadProgress`.
+    /// A download's bytes are being written: Alamofire's method, called for a subclass in
+    /// order on the session's root queue, at most every 50 ms or 1% of the file, and once with the
+    /// whole file written when its size is known (-1 when it is not). The default does
+    /// nothing; `downloadProgress` handlers and `Request.downloadProgress` are the request's own.
     open func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                          totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {}
 
