@@ -69,7 +69,9 @@ struct PercentEscaper: Sendable {
         var string = string
         string.withUTF8 { bytes in
             let count = bytes.count
-            buffer.reserveCapacity(buffer.count + count)
+            // Growing ahead pays off only for long text: each call costs about as much as
+            // escaping a short name.
+            if count > 64 { buffer.reserveCapacity(buffer.count + count) }
             // Runs of bytes that stay as they are go in one copy: most names and values are
             // such a run from end to end.
             var runStart = 0

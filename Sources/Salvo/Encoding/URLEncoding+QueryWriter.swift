@@ -55,18 +55,18 @@ extension URLEncoding {
             try checkDepth(depth, value)
             let dictionary = value as! [String: any Sendable]
             let mark = name.count
-            for key in dictionary.keys.sorted() {
-                Self.appendBracketed(key, to: &name)
-                try write(dictionary[key]!, name: &name, depth: depth + 1, into: &query)
+            for index in dictionary.indices.sorted(by: { dictionary[$0].key < dictionary[$1].key }) {
+                Self.appendBracketed(dictionary[index].key, to: &name)
+                try write(dictionary[index].value, name: &name, depth: depth + 1, into: &query)
                 name.removeSubrange(mark...)
             }
         } else if valueType == [String: Any].self {
             try checkDepth(depth, value)
             let dictionary = value as! [String: Any]
             let mark = name.count
-            for key in dictionary.keys.sorted() {
-                Self.appendBracketed(key, to: &name)
-                try write(dictionary[key]!, name: &name, depth: depth + 1, into: &query)
+            for index in dictionary.indices.sorted(by: { dictionary[$0].key < dictionary[$1].key }) {
+                Self.appendBracketed(dictionary[index].key, to: &name)
+                try write(dictionary[index].value, name: &name, depth: depth + 1, into: &query)
                 name.removeSubrange(mark...)
             }
         } else if valueType == [any Sendable].self {

@@ -193,10 +193,12 @@ public struct URLEncoding: ParameterEncoding {
         bytes = []
         var name: [UInt8] = []
         name.reserveCapacity(64)
-        for key in parameters.keys.sorted() {
+        // Sorted by position, which reads an entry without hashing its key again.
+        for index in parameters.indices.sorted(by: { parameters[$0].key < parameters[$1].key }) {
+            let (key, value) = parameters[index]
             name.removeAll(keepingCapacity: true)
             PercentEscaper.query.append(key, to: &name)
-            try write(parameters[key]!, name: &name, depth: 1, into: &query)
+            try write(value, name: &name, depth: 1, into: &query)
         }
         bytes = query.bytes
     }
