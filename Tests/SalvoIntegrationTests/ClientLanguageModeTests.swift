@@ -27,11 +27,7 @@ final class ClientLanguageModeTests: XCTestCase {
     /// unchanged in both modes (with the warning Alamofire's draws too: a subclass of an
     /// `@unchecked Sendable` class is asked to restate it).
     func testTheSeedsSessionDelegateCompilesInBothModes() throws {
-        for mode in [5, 6] {
-            let (status, transcript) = try ClientCodeCheck.typeCheck("SeedDelegate.swift", languageMode: mode)
-            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
-            XCTAssertFalse(transcript.contains("error:"), transcript)
-        }
+        try assertCompilesWithoutErrorsInBothModes("SeedDelegate.swift")
     }
 
     /// A `RedirectHandler` written for Alamofire, against its `URLSessionTask` method,
@@ -39,21 +35,13 @@ final class ClientLanguageModeTests: XCTestCase {
     /// A delegate subclass overriding every URLSession delegate method Alamofire's
     /// `SessionDelegate` implements compiles in both modes.
     func testADelegateOverridingEveryAlamofireMethodCompilesInBothModes() throws {
-        for mode in [5, 6] {
-            let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireDelegateOverrides.swift", languageMode: mode)
-            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
-            XCTAssertFalse(transcript.contains("error:"), transcript)
-        }
+        try assertCompilesWithoutErrorsInBothModes("AlamofireDelegateOverrides.swift")
     }
 
     /// Every URLSession-level `ClosureEventMonitor` closure of Alamofire's, and a monitor
     /// implementing the URLSession-level events, compile in both modes.
     func testAlamofiresURLSessionMonitorEventsCompileInBothModes() throws {
-        for mode in [5, 6] {
-            let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireMonitorClosures.swift", languageMode: mode)
-            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)")
-            XCTAssertFalse(transcript.contains("error:"), transcript)
-        }
+        try assertCompilesWithoutErrorsInBothModes("AlamofireMonitorClosures.swift")
     }
 
     func testAnAlamofireRedirectHandlerCompilesInBothModes() throws {
@@ -115,5 +103,16 @@ enum ClientCodeCheck {
         let transcript = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, transcript)
+    }
+}
+
+extension ClientLanguageModeTests {
+    /// `file` type-checks in Swift 5 and Swift 6 modes; warnings are allowed.
+    fileprivate func assertCompilesWithoutErrorsInBothModes(_ file: String, line: UInt = #line) throws {
+        for mode in [5, 6] {
+            let (status, transcript) = try ClientCodeCheck.typeCheck(file, languageMode: mode)
+            XCTAssertEqual(status, 0, "Swift \(mode) mode check failed:\n\(transcript)", line: line)
+            XCTAssertFalse(transcript.contains("error:"), transcript, line: line)
+        }
     }
 }

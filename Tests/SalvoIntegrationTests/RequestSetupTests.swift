@@ -115,7 +115,14 @@ final class RequestSetupTests: XCTestCase {
     /// prepared request, as in Alamofire before 5.11.
     func testAnEagerRequestStartsWithItsFirstHandler() throws {
         let session = Session(requestSetup: .eager, responseQueue: DispatchQueue(label: "test.responses"))
-        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/get")))
+        let calls = Collector<Int>()
+        let adapted = expectation(description: "adapted")
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get"), interceptor: countingAdapter(calls, adapted: adapted))
+        // Set up before any handler exists, which a lazy session would not do.
+        wait(for: [adapted], timeout: 10)
+        XCTAssertTrue(request.isInitialized)
+        let response = awaitData(request)
         XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertEqual(calls.values.count, 1)
     }
 }

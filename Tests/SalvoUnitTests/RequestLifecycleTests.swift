@@ -41,7 +41,7 @@ final class RequestLifecycleTests: XCTestCase {
 
     /// What an action is, with handles named by their index in `handles`.
     enum Outcome: Equatable {
-        case none, start, setUp, sendPrepared, cancelPrepared, hold, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
+        case none, start, setUp, sendPrepared, hold, resumeTransfer(Int?), suspendTransfer(Int?), cancelTransfer(Int), cancelAndFinish
         case send(paused: Bool), abandonAttempt, concludeAttempt, finishCancelledAttempt
         case followRedirect, failTooManyRedirects, retry(after: TimeInterval), beginRetry, finish
         case runHandler, keepHandlerAndResume, keepHandler
@@ -92,7 +92,6 @@ final class RequestLifecycleTests: XCTestCase {
         case .start: .start
         case .setUp: .setUp
         case .sendPrepared: .sendPrepared
-        case .cancelPrepared: .cancelPrepared
         case .hold: .hold
         case let .resumeTransfer(handle): .resumeTransfer(index(of: handle))
         case let .suspendTransfer(handle): .suspendTransfer(index(of: handle))
@@ -185,7 +184,7 @@ final class RequestLifecycleTests: XCTestCase {
             row(held + [.resume], .attemptPrepared, .resumed, .preparing, .none),
             row(held + [.resume], .transferReady(0), .resumed, .running(0), .send(paused: false)),
             row(held + [.resume], .resume, .resumed, .preparing, .none),
-            row(held, .cancel, .cancelled, .concluding, .cancelPrepared),
+            row(held, .cancel, .cancelled, .concluding, .cancelAndFinish),
             // Resumed while the set-up runs: the attempt is sent as it becomes ready.
             row([.setUpEagerly, .resume], .attemptPrepared, .resumed, .preparing, .none),
             row([.setUpEagerly, .cancel], .attemptPrepared, .cancelled, .preparing, .none),

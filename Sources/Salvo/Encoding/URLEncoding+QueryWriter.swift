@@ -86,9 +86,10 @@ extension URLEncoding {
                 name.removeSubrange(mark...)
             }
         } else {
-            // Any other type takes the general walk, from the key as it was before escaping.
-            let key = String(decoding: Self.percentDecoded(name), as: UTF8.self)
-            try forEachOtherComponent(key: key, value: value, type: valueType, depth: depth) { name, value in
+            // Any other type takes the general walk, from the key as it was before escaping
+            // (escaped names are ASCII and decode back exactly).
+            let key = String(decoding: name, as: UTF8.self).removingPercentEncoding ?? ""
+            try forEachComponent(key: key, value: value, depth: depth) { name, value in
                 var escaped: [UInt8] = []
                 PercentEscaper.query.append(name, to: &escaped)
                 query.pair(name: escaped, value: value)
@@ -116,36 +117,9 @@ extension URLEncoding {
         case let .custom(encoding):
             // Not reached: `appendQuery` walks custom encodings through strings. Kept right
             // all the same, from the key before escaping.
-            let key = String(decoding: Self.percentDecoded(name), as: UTF8.self)
+            let key = String(decoding: name, as: UTF8.self).removingPercentEncoding ?? ""
             name.removeAll(keepingCapacity: true)
             PercentEscaper.query.append(encoding(key, index), to: &name)
-        }
-    }
-
-    /// Undoes `PercentEscaper`: every `%XY` becomes its byte.
-    private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
         }
     }
 }

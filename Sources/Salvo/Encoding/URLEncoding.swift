@@ -212,15 +212,8 @@ public struct URLEncoding: ParameterEncoding {
     ///
     /// `depth` counts the dictionaries and arrays around `value`, the parameters included;
     /// a container at `ParameterNesting.maximumDepth` is the deepest allowed.
-    private func forEachComponent(key: String, value: Any, depth: Int, _ body: (String, String) -> Void) throws {
+    func forEachComponent(key: String, value: Any, depth: Int, _ body: (String, String) -> Void) throws {
         let valueType = type(of: value)
-        if try forEachExactComponent(key: key, value: value, type: valueType, depth: depth, body) { return }
-        try forEachOtherComponent(key: key, value: value, type: valueType, depth: depth, body)
-    }
-
-    /// Any type but the exact ones `forEachExactComponent` takes.
-    func forEachOtherComponent(key: String, value: Any, type valueType: Any.Type, depth: Int,
-                                       _ body: (String, String) -> Void) throws {
         switch value {
         case let string as String where valueType == String.self:
             body(key, string)
@@ -229,16 +222,12 @@ public struct URLEncoding: ParameterEncoding {
         case let bool as Bool where valueType == Bool.self:
             body(key, boolEncoding.encode(value: bool))
         case let dictionary as [String: Any]:
-            guard depth < ParameterNesting.maximumDepth else {
-                throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))
-            }
+            try checkDepth(depth, value)
             for nestedKey in dictionary.keys.sorted() {
                 try forEachComponent(key: "\(key)[\(nestedKey)]", value: dictionary[nestedKey]!, depth: depth + 1, body)
             }
         case let array as [Any]:
-            guard depth < ParameterNesting.maximumDepth else {
-                throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))
-            }
+            try checkDepth(depth, value)
             for (index, element) in array.enumerated() {
                 try forEachComponent(key: arrayEncoding.encode(key: key, atIndex: index), value: element, depth: depth + 1, body)
             }
@@ -255,68 +244,8 @@ public struct URLEncoding: ParameterEncoding {
             body(key, "\(value)")
         }
     }
-}
 
-extension URLEncoding {
-    /// The common exact types, compared by metatype before any runtime cast: a failed
-    /// `as? [String: Any]` of a string, or the conversion of a `[String: String]` or
-    /// `[String]` into `[String: Any]` or `[Any]` (a new collection, element by element), cost
-    /// more than the encoding itself. Each writes what the general walk writes for it.
-    /// Returns `false` for any other type.
-    private func forEachExactComponent(key: String, value: Any, type valueType: Any.Type, depth: Int,
-                                       _ body: (String, String) -> Void) throws -> Bool {
-        // Nested values recurse here first, one stack frame per level for the common types:
-        // the walk must fit ParameterNesting.maximumDepth levels in a small thread stack.
-        if valueType == String.self {
-            body(key, value as! String)
-        } else if valueType == Int.self {
-            body(key, String(value as! Int))
-        } else if valueType == Bool.self {
-            body(key, boolEncoding.encode(value: value as! Bool))
-        } else if valueType == [String: String].self {
-            try checkDepth(depth, value)
-            for (nestedKey, nestedValue) in (value as! [String: String]).sorted(by: { $0.key < $1.key }) {
-                body(key + "[" + nestedKey + "]", nestedValue)
-            }
-        } else if valueType == [String].self {
-            try checkDepth(depth, value)
-            for (index, element) in (value as! [String]).enumerated() { body(arrayEncoding.encode(key: key, atIndex: index), element) }
-        } else if valueType == [Int].self {
-            try checkDepth(depth, value)
-            for (index, element) in (value as! [Int]).enumerated() { body(arrayEncoding.encode(key: key, atIndex: index), String(element)) }
-        } else if valueType == [String: Any].self {
-            try checkDepth(depth, value)
-            for (nestedKey, nestedValue) in (value as! [String: Any]).sorted(by: { $0.key < $1.key }) {
-                try nested(key + "[" + nestedKey + "]", nestedValue, depth, body)
-            }
-        } else if valueType == [Any].self {
-            try checkDepth(depth, value)
-            for (index, element) in (value as! [Any]).enumerated() {
-                try nested(arrayEncoding.encode(key: key, atIndex: index), element, depth, body)
-            }
-        } else if valueType == [String: any Sendable].self {
-            try checkDepth(depth, value)
-            for (nestedKey, nestedValue) in (value as! [String: any Sendable]).sorted(by: { $0.key < $1.key }) {
-                try nested(key + "[" + nestedKey + "]", nestedValue, depth, body)
-            }
-        } else if valueType == [any Sendable].self {
-            try checkDepth(depth, value)
-            for (index, element) in (value as! [any Sendable]).enumerated() {
-                try nested(arrayEncoding.encode(key: key, atIndex: index), element, depth, body)
-            }
-        } else {
-            return false
-        }
-        return true
-    }
-
-    /// A value inside a container at `depth`.
-    private func nested(_ key: String, _ value: Any, _ depth: Int, _ body: (String, String) -> Void) throws {
-        let valueType = type(of: value)
-        if try forEachExactComponent(key: key, value: value, type: valueType, depth: depth + 1, body) { return }
-        try forEachOtherComponent(key: key, value: value, type: valueType, depth: depth + 1, body)
-    }
-
+    /// Fails past `ParameterNesting.maximumDepth` levels of containers.
     func checkDepth(_ depth: Int, _ value: Any) throws {
         guard depth < ParameterNesting.maximumDepth else {
             throw AFError.parameterEncodingFailed(reason: .customEncodingFailed(error: ParameterNesting.tooDeep(value)))

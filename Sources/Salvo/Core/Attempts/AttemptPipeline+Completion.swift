@@ -84,7 +84,7 @@ extension AttemptPipeline {
     /// tells it once per task: after the last hop, not after each redirect followed.
     /// Monitors that watch task events hear Alamofire's URLSession-level event first.
     func reportCompletion(_ request: Request, error: AFError?, context: ResponseContext) {
-        let monitor = request.monitor.flatMap { $0.sendsTaskEvents ? $0 : nil }
+        let monitor = request.taskEventMonitor
         guard session.delegateIsSubclass || monitor != nil else { return delegate.request(request, didCompleteWithError: error) }
         let task = request.task(for: context.origin ?? context)
         let reported: (any Error)? = error.map { error in
@@ -335,12 +335,12 @@ extension AttemptPipeline {
             }
             pipeline.send(request, spec: spec, urlRequest: redirected, redirectHop: true, resourceLeft: resourceLeft)
         }
-        if let monitor = request.monitor, monitor.sendsTaskEvents {
-            let task = request.task(for: context.origin ?? context)
-            monitor.urlSession(session.session, task: task, willPerformHTTPRedirection: response, newRequest: next.urlRequest)
+        let monitor = request.taskEventMonitor
+        let task = session.delegateIsSubclass || monitor != nil ? request.task(for: context.origin ?? context) : nil
+        if let task {
+            monitor?.urlSession(session.session, task: task, willPerformHTTPRedirection: response, newRequest: next.urlRequest)
         }
-        if session.delegateIsSubclass {
-            let task = request.task(for: context.origin ?? context)
+        if session.delegateIsSubclass, let task {
             delegate.urlSession(session.session, task: task, willPerformHTTPRedirection: response, newRequest: next.urlRequest,
                                 completionHandler: decided)
         } else {

@@ -376,7 +376,7 @@ struct AttemptPipeline: Sendable {
     /// The progress events of Alamofire's URLSession delegate methods, when a delegate
     /// subclass or a monitor may hear them.
     private func taskProgressEvents(_ request: Request, context: ResponseContext) -> TaskProgressEvents? {
-        guard session.delegateIsSubclass || request.monitor?.sendsTaskEvents == true else { return nil }
+        guard session.delegateIsSubclass || request.taskEventMonitor != nil else { return nil }
         // A serial queue, so that the events arrive in order (a response handler's queue may
         // be concurrent).
         return TaskProgressEvents(request: request, session: session, anchor: context.origin ?? context, queue: request.underlyingQueue)

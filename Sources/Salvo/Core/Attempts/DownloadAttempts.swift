@@ -170,7 +170,7 @@ final class DownloadAttempts: AttemptHooks {
         }
         // Alamofire's events for the complete file, to monitors and then to a delegate
         // subclass, as URLSession's delegate hears it before the file is moved.
-        let monitor = request.monitor.flatMap { $0.sendsTaskEvents ? $0 : nil }
+        let monitor = request.taskEventMonitor
         var task: URLSessionDownloadTask?
         if let session = request.delegate, session.delegateIsSubclass || monitor != nil {
             task = request.task as? URLSessionDownloadTask
@@ -214,8 +214,7 @@ final class DownloadAttempts: AttemptHooks {
             }
             return failure
         }
-        // Not moved: the request was cancelled or finished meanwhile.
-        guard fileURL == destinationURL else { return nil }
+        guard fileURL == destinationURL else { return nil } // not moved: cancelled or finished meanwhile
         if let monitor, let task, let download = request as? DownloadRequest {
             monitor.request(download, didFinishDownloadingUsing: task, with: .success(destinationURL))
         }

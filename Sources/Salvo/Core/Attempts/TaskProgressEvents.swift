@@ -21,23 +21,12 @@ struct TaskProgressEvents {
     }
 
     func uploadEvent() -> @Sendable (Int64, Int64) -> Void {
-        let (request, anchor, queue, last) = (request, anchor, queue, LastCount())
-        return { [weak session] completed, total in
-            let sent = completed - last.value
-            last.value = completed
-            // URLSession's way of saying the size is not known.
-            let total = total > 0 ? total : -1
-            guard let session else { return }
-            queue.async {
-                let task = request.task(for: anchor)
-                if let monitor = request.monitor, monitor.sendsTaskEvents {
-                    monitor.urlSession(session.session, task: task, didSendBodyData: sent, totalBytesSent: completed,
-                                       totalBytesExpectedToSend: total)
-                }
-                if session.delegateIsSubclass {
-                    session.delegate.urlSession(session.session, task: task, didSendBodyData: sent, totalBytesSent: completed,
-                                                totalBytesExpectedToSend: total)
-                }
+        reporter { session, task, monitor, sent, completed, total in
+            monitor?.urlSession(session.session, task: task, didSendBodyData: sent, totalBytesSent: completed,
+                                totalBytesExpectedToSend: total)
+            if session.delegateIsSubclass {
+                session.delegate.urlSession(session.session, task: task, didSendBodyData: sent, totalBytesSent: completed,
+                                            totalBytesExpectedToSend: total)
             }
         }
     }
@@ -45,22 +34,30 @@ struct TaskProgressEvents {
     /// For a download only: a data request's body has no URLSession counterpart here.
     func downloadEvent() -> (@Sendable (Int64, Int64) -> Void)? {
         guard request is DownloadRequest else { return nil }
+        return reporter { session, task, monitor, written, completed, total in
+            guard let task = task as? URLSessionDownloadTask else { return }
+            monitor?.urlSession(session.session, downloadTask: task, didWriteData: written, totalBytesWritten: completed,
+                                totalBytesExpectedToWrite: total)
+            if session.delegateIsSubclass {
+                session.delegate.urlSession(session.session, downloadTask: task, didWriteData: written, totalBytesWritten: completed,
+                                            totalBytesExpectedToWrite: total)
+            }
+        }
+    }
+
+    /// A progress receiver for the engine (loop thread) that hands `tell` the session, the
+    /// attempt's task, the monitor if it watches task events, the increment, the count and
+    /// the total (-1, URLSession's "not known", for none) on `queue`.
+    private func reporter(_ tell: @escaping @Sendable (Session, URLSessionTask, CompositeEventMonitor?, Int64, Int64, Int64) -> Void)
+        -> @Sendable (Int64, Int64) -> Void {
         let (request, anchor, queue, last) = (request, anchor, queue, LastCount())
         return { [weak session] completed, total in
-            let written = completed - last.value
+            let increment = completed - last.value
             last.value = completed
             let total = total > 0 ? total : -1
             guard let session else { return }
             queue.async {
-                guard let task = request.task(for: anchor) as? URLSessionDownloadTask else { return }
-                if let monitor = request.monitor, monitor.sendsTaskEvents {
-                    monitor.urlSession(session.session, downloadTask: task, didWriteData: written, totalBytesWritten: completed,
-                                       totalBytesExpectedToWrite: total)
-                }
-                if session.delegateIsSubclass {
-                    session.delegate.urlSession(session.session, downloadTask: task, didWriteData: written, totalBytesWritten: completed,
-                                                totalBytesExpectedToWrite: total)
-                }
+                tell(session, request.task(for: anchor), request.taskEventMonitor, increment, completed, total)
             }
         }
     }

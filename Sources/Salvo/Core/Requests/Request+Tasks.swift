@@ -11,6 +11,12 @@ extension Request {
     /// the first time someone asks for it.
     public var task: URLSessionTask? { lastTask }
 
+    /// The request's monitors when one of them watches task events (Alamofire's task and
+    /// URLSession-level events), which are made only for them; `nil` otherwise.
+    var taskEventMonitor: CompositeEventMonitor? {
+        monitor.flatMap { $0.sendsTaskEvents ? $0 : nil }
+    }
+
     /// One task per attempt sent, the first attempt's first.
     public var tasks: [URLSessionTask] {
         attemptAnchors.map(task(for:))

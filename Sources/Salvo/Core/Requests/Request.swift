@@ -318,29 +318,14 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// - Returns: The request.
     @discardableResult
     public func resume() -> Self {
-        typealias Prepared = (spec: RequestSpec, urlRequest: URLRequest?)
-        let (action, prepared) = mutableState.withLock { state -> (RequestLifecycle<Transfer>.Action, Prepared?) in
+        let action = mutableState.withLock { state in
             let action = state.lifecycle.resume()
             // Recorded under the request's lock, so a cancel's finish, which forgets the
             // request after taking this lock, cannot come first and leave it recorded.
             if case .start = action { delegate?.activeRequests.insert(self) }
-            guard case .sendPrepared = action else { return (action, nil) }
-            defer { state.preparedAttempt = nil }
-            return (action, state.preparedAttempt)
+            return action
         }
-        guard case .sendPrepared = action else {
-            perform(action)
-            return self
-        }
-        // Set up eagerly: the prepared attempt goes now. Its task events come from the send,
-        // which makes the attempt's task.
-        monitor?.requestDidResume(self)
-        if let session = delegate, let prepared {
-            AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest)
-        } else {
-            let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
-            queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
-        }
+        perform(action)
         return self
     }
 
@@ -387,11 +372,17 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                     self.finish(on: self.underlyingQueue, error: .sessionDeinitialized)
                 }
             }
-        case .cancelPrepared:
-            // Nothing was sent or prepared for the engine: the request just finishes.
-            monitor?.requestDidCancel(self)
-            let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
-            queue.async { self.finish(on: queue) }
+        case .sendPrepared:
+            // Set up eagerly: the prepared attempt goes now (a cancel meanwhile abandons it as
+            // it is sent). Its task events come from the send, which makes the attempt's task.
+            monitor?.requestDidResume(self)
+            let prepared = mutableState.withLock { $0.preparedAttempt.take() }
+            if let session = delegate, let prepared {
+                AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest)
+            } else {
+                let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
+                queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
+            }
         case let .resumeTransfer(transfer):
             if let monitor {
                 monitor.requestDidResume(self)
@@ -412,7 +403,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             delegate?.loop.send(.cancel(transfer))
         case .cancelAndFinish:
             monitor?.requestDidCancel(self)
-            // Nothing is running (never started, adapting, or waiting to retry): finish here.
+            // Nothing is running (never started, set up eagerly and never sent, adapting, or
+            // waiting to retry): finish here.
             let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
             queue.async { self.finish(on: queue) }
         default:
@@ -537,13 +529,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Finishes a request whose first attempt, set up eagerly, waits for a resume that can no
     /// longer send it (its session is going).
     func finishIfPrepared(error: AFError) {
-        let prepared = mutableState.withLock { state -> Bool in
-            if case .prepared = state.lifecycle.phase { return true }
-            return false
+        let queue = mutableState.withLock { state -> DispatchQueue? in
+            guard case .prepared = state.lifecycle.phase else { return nil }
+            return state.deliveryQueue ?? state.handlers.first?.queue ?? underlyingQueue
         }
-        guard prepared else { return }
-        let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
-        queue.async { self.finish(on: queue, error: error) }
+        queue?.async { self.finish(on: queue, error: error) }
     }
 
     /// Adds a closure that runs after all response handlers have been dispatched.

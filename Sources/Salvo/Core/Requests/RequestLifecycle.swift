@@ -40,9 +40,6 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         case setUp
         /// Tell monitors the request resumed; send the first attempt, set up eagerly.
         case sendPrepared
-        /// Tell monitors of the cancel and finish: the first attempt, set up eagerly, was
-        /// never sent.
-        case cancelPrepared
         /// Tell monitors the request resumed; unpause the transfer, if one runs.
         case resumeTransfer(Handle?)
         /// Tell monitors the request was suspended; pause the transfer, if one runs.
@@ -162,8 +159,9 @@ struct RequestLifecycle<Handle: AnyObject & Sendable>: Sendable {
         state = .cancelled
         if error == nil { error = .explicitlyCancelled }
         if case .prepared = phase {
+            // The first attempt, set up eagerly, was never sent: nothing runs.
             phase = .concluding
-            return .cancelPrepared
+            return .cancelAndFinish
         }
         if let transfer = runningTransfer { return .cancelTransfer(transfer) }
         return .cancelAndFinish
