@@ -4,9 +4,8 @@
 #
 #   Benchmarks/callgrind.sh [CLIENT] [h1|h2c] [IN_FLIGHT]
 #
-# CLIENT is any of salvo-bench's dispatch clients (salvo, salvo-async, curl-poll, curl-epoll,
-# curl-headers, ...; default salvo) but salvo-decodable, whose /small.json only salvo-bench's
-# own nginx serves. Runs the client twice under callgrind, for 2,000 and for
+# CLIENT is any of salvo-bench's dispatch clients (salvo, salvo-async, salvo-decodable,
+# curl-poll, curl-epoll, curl-headers, ...; default salvo). Runs the client twice under callgrind, for 2,000 and for
 # 10,000 requests, against the test harness's nginx (Tests/Servers/testservers.py), and prints
 # (I(10000) - I(2000)) / 8000: the marginal instructions per request, start-up excluded (about
 # ±500 from run to run; 1,000 and 4,000 requests gave ±1,500). The profiles stay in a temporary
@@ -50,9 +49,13 @@ SERVER="nginx"
 [ "$PROTOCOL" = "h2c" ] && SERVER="nginxH2C"
 URL="$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['servers'][sys.argv[2]]['url'])" "$OUT/servers.json" "$SERVER")"
 
+# The decoding row reads a JSON object; every other row /small (same file headers).
+RESOURCE="small"
+[ "$CLIENT" = "salvo-decodable" ] && RESOURCE="small.json"
+
 total() {
     SALVO_BENCH_REQUESTS_ONLY=1 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/$CLIENT-$1.out" "$BENCH" --child "$CLIENT" \
-        --url "$URL/small" --protocol "$PROTOCOL" --count "$1" --inflight "$INFLIGHT" --warmup 200 \
+        --url "$URL/$RESOURCE" --protocol "$PROTOCOL" --count "$1" --inflight "$INFLIGHT" --warmup 200 \
         > /dev/null 2> "$OUT/$CLIENT-$1.err"
     local count
     count="$(grep -sE '^(summary|totals):' "$OUT/$CLIENT-$1.out" | head -1 | awk '{ print $2 }')"
