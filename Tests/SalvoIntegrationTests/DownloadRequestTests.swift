@@ -83,6 +83,35 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: fileURL), try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small")))
     }
 
+    func testADestinationOnAnotherFileSystemGetsTheWholeFileUnderItsNameAlone() throws {
+        // /dev/shm is a tmpfs, the temporary folder of partial downloads is not: the file is
+        // copied across, to a hidden name first.
+        let folder = URL(fileURLWithPath: "/dev/shm/salvo-download-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("1m.bin")
+        let session = testSession()
+        let url = try TestServers.shared.url(.nginx, "/1m.bin")
+        let original = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("1m.bin"))
+
+        let response = awaitDownload(session.download(url, to: { _, _ in (target, []) }))
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.fileURL, target)
+        XCTAssertEqual(try Data(contentsOf: target), original)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["1m.bin"])
+
+        // A second download to the same name fails as FileManager's move does, and leaves the
+        // first file and nothing else.
+        let refused = awaitDownload(session.download(url, to: { _, _ in (target, []) }))
+        guard case .downloadedFileMoveFailed(let error, _, let destination)? = refused.error else {
+            return XCTFail("\(String(describing: refused.error))")
+        }
+        XCTAssertEqual((error as? CocoaError)?.code, .fileWriteFileExists)
+        XCTAssertEqual(destination, target)
+        XCTAssertEqual(try Data(contentsOf: target), original)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["1m.bin"])
+    }
+
     func testDestinationOptions() throws {
         let session = testSession()
         let url = try TestServers.shared.url(.nginx, "/small")

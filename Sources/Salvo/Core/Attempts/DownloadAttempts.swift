@@ -196,10 +196,11 @@ final class DownloadAttempts: AttemptHooks {
                     try fileManager.createDirectory(at: destinationURL.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
                 try Self.checkDestination(destinationURL)
-                if options.contains(.removePreviousFile), fileManager.fileExists(atPath: destinationURL.path) {
-                    try fileManager.removeItem(at: destinationURL)
+                let destinationPath = destinationURL.path
+                if options.contains(.removePreviousFile), unlink(destinationPath) != 0, errno != ENOENT {
+                    throw DownloadedFileMove.failure(errno, destinationPath)
                 }
-                try fileManager.moveItem(at: temporaryURL, to: destinationURL)
+                try DownloadedFileMove.move(path, to: destinationPath)
             } catch {
                 return .downloadedFileMoveFailed(error: error, source: temporaryURL, destination: destinationURL)
             }
@@ -293,6 +294,6 @@ final class DownloadAttempts: AttemptHooks {
     /// A new path in the directory of partial downloads, `downloads` in the process's
     /// private temporary folder (`PrivateTemporaryDirectory`).
     static func makeTemporaryPath() throws -> String {
-        try PrivateTemporaryDirectory.folder("downloads").appendingPathComponent(UUID().uuidString + ".partial").path
+        try PrivateTemporaryDirectory.newFilePath(in: "downloads", suffix: ".partial")
     }
 }

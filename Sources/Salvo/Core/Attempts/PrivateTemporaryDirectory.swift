@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,14 +22,33 @@ enum PrivateTemporaryDirectory {
         return .success(URL(fileURLWithPath: String(cString: made), isDirectory: true))
     }()
 
+    private static let rootPath: Result<String, any Error> = root.map(\.path)
+
+    /// Numbers the files made in the private folder: no other process writes there, so a
+    /// number is a new name. (A `UUID` per file read `/dev/urandom` each time.)
+    private static let fileNumbers = Atomic<UInt64>(0)
+
     /// A folder for `purpose` (such as `downloads`) inside the process's private folder,
     /// made on first use with permissions for its owner only.
     ///
     /// - Throws: The system's error when the folder cannot be made.
     static func folder(_ purpose: String) throws -> URL {
-        let folder = try root.get().appendingPathComponent(purpose, isDirectory: true)
+        URL(fileURLWithPath: try folderPath(purpose), isDirectory: true)
+    }
+
+    /// A path for a new file in the folder for `purpose`, ending in `suffix`; the folder is
+    /// made if it is missing (a cleaner of temporary folders may have removed it).
+    ///
+    /// - Throws: The system's error when the folder cannot be made.
+    static func newFilePath(in purpose: String, suffix: String) throws -> String {
+        let number = fileNumbers.wrappingAdd(1, ordering: .relaxed).newValue
+        return try folderPath(purpose) + "/" + String(number) + suffix
+    }
+
+    private static func folderPath(_ purpose: String) throws -> String {
+        let folder = try rootPath.get() + "/" + purpose
         // Inside a folder only this user can enter, an existing entry is one this process made.
-        if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         return folder
