@@ -21,6 +21,8 @@ struct MIMEType {
     /// Whether `string` is `*/*` give or take surrounding whitespace and parameters: it
     /// accepts every response, so nothing needs parsing.
     static func isAnyType(_ string: String) -> Bool {
+        // The type every request without an `Accept` header accepts: no splitting.
+        if string == "*/*" { return true }
         let essence = string.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return trimmed(essence) == "*/*"
     }
@@ -50,8 +52,11 @@ extension DataRequest {
         if let accept = context.spec.headers["Accept"] {
             return accept.components(separatedBy: ",")
         }
-        return ["*/*"]
+        return DataRequest.anyContentType
     }
+
+    /// What a request without an `Accept` header accepts, made once.
+    private static let anyContentType = ["*/*"]
 
     /// Fails the request unless its status code is in `acceptableStatusCodes`, with
     /// `AFError.responseValidationFailed(reason: .unacceptableStatusCode(code:))`.
