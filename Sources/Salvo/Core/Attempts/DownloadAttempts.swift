@@ -53,7 +53,7 @@ final class DownloadAttempts: AttemptHooks {
     /// (Alamofire validates a file already moved), `nil` otherwise.
     var fileURL: URL? {
         state.withLock { state in
-            state.fileURL ?? (state.validating ? state.partialPath.map { URL(fileURLWithPath: $0) } : nil)
+            state.fileURL ?? (state.validating ? state.partialPath.map { URL(fileURLWithPath: $0, isDirectory: false) } : nil)
         }
     }
 
@@ -66,7 +66,7 @@ final class DownloadAttempts: AttemptHooks {
     var resumeData: Data? { state.withLock { $0.resumeData } }
     var downloadedSize: Int64 { state.withLock { $0.size } }
     /// The partial file, before it is moved into place.
-    var partialFileURL: URL? { state.withLock { $0.partialPath }.map { URL(fileURLWithPath: $0) } }
+    var partialFileURL: URL? { state.withLock { $0.partialPath }.map { URL(fileURLWithPath: $0, isDirectory: false) } }
 
     /// Asks for resume data when the cancelled request finishes; `handler` gets it then.
     /// Asks for resume data when the request finishes. Returns `false` when the request has
@@ -164,7 +164,8 @@ final class DownloadAttempts: AttemptHooks {
         // the partial file it left whole goes.
         let (partial, errorBody) = state.withLock { ($0.partialPath, $0.errorBodyPath) }
         guard let path = errorBody ?? partial else { return nil }
-        let temporaryURL = URL(fileURLWithPath: path)
+        // Partial files are files: without the hint, Foundation asks the file system.
+        let temporaryURL = URL(fileURLWithPath: path, isDirectory: false)
         guard let response = request.response else {
             return .responseValidationFailed(reason: .dataFileNil)
         }
