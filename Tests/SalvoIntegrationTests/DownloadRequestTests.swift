@@ -89,6 +89,10 @@ final class DownloadRequestTests: XCTestCase {
         let folder = URL(fileURLWithPath: "/dev/shm/salvo-download-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        var shm = stat(), partials = stat()
+        XCTAssertEqual(stat(folder.path, &shm), 0)
+        XCTAssertEqual(stat(try PrivateTemporaryDirectory.folder("downloads").path, &partials), 0)
+        XCTAssertNotEqual(shm.st_dev, partials.st_dev, "the test needs /dev/shm on another file system than TMPDIR")
         let target = folder.appendingPathComponent("1m.bin")
         let session = testSession()
         let url = try TestServers.shared.url(.nginx, "/1m.bin")

@@ -61,6 +61,51 @@ final class DownloadedFileMoveTests: XCTestCase {
         XCTAssertEqual(listing, ["source", "target"], "no hidden copy stays behind")
     }
 
+    func testEachWayOfRenamingRefusesAnExistingNameAndMovesOtherwise() throws {
+        let ways: [(String, (String, String) -> Int32)] = [
+            ("renameat2 or the next way", DownloadedFileMove.renameIfAbsent),
+            ("hard link", DownloadedFileMove.linkOrRename),
+            ("check and rename", DownloadedFileMove.checkAndRename),
+        ]
+        for (index, (name, way)) in ways.enumerated() {
+            let source = try file("source-\(index)", Data(name.utf8))
+            let taken = try file("taken-\(index)", Data("old".utf8))
+            XCTAssertEqual(way(source, taken), EEXIST, name)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: taken)), Data("old".utf8), name)
+            let dangling = folder.appendingPathComponent("dangling-\(index)").path
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent/salvo")
+            XCTAssertEqual(way(source, dangling), EEXIST, "\(name): a link pointing nowhere is a name too")
+            let target = folder.appendingPathComponent("target-\(index)").path
+            XCTAssertEqual(way(source, target), 0, name)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), Data(name.utf8), name)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: source), name)
+        }
+    }
+
+    func testLinkErrorsOfFileSystemsWithoutLinksFallBackToRename() {
+        // FUSE and network file systems answer link() with these; a rename may still work.
+        for code in [EPERM, ENOSYS, EOPNOTSUPP, EMLINK, EACCES, EINVAL] {
+            XCTAssertFalse(DownloadedFileMove.destinationIsAtFault(code), "\(code)")
+        }
+        for code in [EEXIST, EXDEV, ENOENT, ENOTDIR, ENAMETOOLONG, EROFS, ENOSPC] {
+            XCTAssertTrue(DownloadedFileMove.destinationIsAtFault(code), "\(code)")
+        }
+    }
+
+    func testFailedMovesLeaveNoDescriptorOpen() throws {
+        let source = try file("source", Data(repeating: 7, count: 200_000))
+        let taken = try file("taken", Data("old".utf8))
+        let missing = folder.appendingPathComponent("missing/target").path
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        for _ in 0..<20 {
+            XCTAssertThrowsError(try DownloadedFileMove.copyAcrossFileSystems(source, to: taken))
+            XCTAssertThrowsError(try DownloadedFileMove.copyAcrossFileSystems(source, to: missing))
+            XCTAssertThrowsError(try DownloadedFileMove.move(source, to: taken))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count, before)
+        XCTAssertEqual(listing, ["source", "taken"])
+    }
+
     func testAMissingFolderIsNoSuchFile() throws {
         let source = try file("source", Data("bytes".utf8))
         let target = folder.appendingPathComponent("missing/target").path
