@@ -92,8 +92,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     ///   - requestSetup: When new requests are set up. `.lazy` (on their first resume) by
     ///     default.
     ///   - requestQueue: Kept for compatibility.
-    ///   - serializationQueue: The queue the `async` serializers run on. A queue targeting
-    ///     `rootQueue` by default.
+    ///   - serializationQueue: The queue the `async` serializers run on. A concurrent queue
+    ///     of its own by default (Alamofire's is serial and targets `rootQueue`).
     ///   - interceptor: Applied to every request. `nil` by default.
     ///   - serverTrustManager: Chooses how each HTTPS host's certificate is checked. `nil`
     ///     (libcurl's checks, with `transport`'s CA bundle) by default.
