@@ -90,7 +90,7 @@ c_flags=(-O1 -gline-tables-only -fsanitize="${FUZZ_SANITIZE//fuzzer/fuzzer-no-li
 
 needs_build=1
 if [[ "${FUZZ_REBUILD:-0}" != 1 && -x "$BIN" && -f "$stamp" && -f "$SRC.stamp" && "$(cat "$stamp")" == "${flags[*]}" ]]; then
-    newer="$(find Sources/Salvo Sources/SalvoEngine "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \) | head -n 1)"
+    newer="$(find Sources/Salvo Sources/SalvoEngine "${c_modules[@]/#/Sources/}" "${c_targets[@]/#/Sources/}" Fuzz -newer "$SRC.stamp" \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \) -print -quit)"
     [[ -z "$newer" ]] && needs_build=0
 fi
 if ((needs_build)); then

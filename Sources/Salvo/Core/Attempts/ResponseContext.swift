@@ -129,38 +129,55 @@ extension ResponseHead {
     /// `CharacterSet` cost ~20 µs per response.)
     var headerFields: [String: String] {
         var fields = [String: String](minimumCapacity: 16)
-        // The fields seen so far, to find a repeated name without hashing: a response has a
-        // dozen headers, and a byte comparison costs less than a dictionary lookup. Past
-        // `linearLimit` names (a hostile server's thousands), a dictionary takes over.
-        var seen: [(name: Range<Int>, isASCII: Bool, spelling: String)] = []
-        var spellings: [String: String]?
+        // The names seen so far, as byte ranges on the stack, to find a repeated name without
+        // hashing: a response has a dozen headers, and a byte comparison costs less than a
+        // dictionary lookup. Past `linearLimit` names (a hostile server's thousands), a
+        // dictionary of decoded names takes over.
         let linearLimit = 32
-        forEachField { bytes, name, value in
-            let valueText = Self.text(bytes, value)
-            let isASCII = Self.isASCII(bytes, name)
-            if spellings == nil {
-                if let match = seen.first(where: { Self.sameName(bytes, $0.name, $0.isASCII, name, isASCII) }) {
-                    fields[match.spelling]! += ", " + valueText
+        var spellings: [String: String]?
+        withUnsafeTemporaryAllocation(of: SeenName.self, capacity: linearLimit) { seen in
+            var seenCount = 0
+            forEachField { bytes, name, value in
+                let valueText = Self.text(bytes, value)
+                guard spellings == nil else {
+                    let key = Self.nameKey(bytes, name)
+                    if let first = spellings?[key] {
+                        fields[first]! += ", " + valueText
+                    } else {
+                        let spelling = Self.text(bytes, name)
+                        spellings?[key] = spelling
+                        fields[spelling] = valueText
+                    }
                     return
                 }
-                let spelling = Self.text(bytes, name)
-                fields[spelling] = valueText
-                seen.append((name, isASCII, spelling))
-                if seen.count > linearLimit {
-                    spellings = Dictionary(seen.map { (Self.nameKey(bytes, $0.name), $0.spelling) }, uniquingKeysWith: { first, _ in first })
+                let isASCII = Self.isASCII(bytes, name)
+                for index in 0..<seenCount where Self.sameName(bytes, seen[index].name, seen[index].isASCII, name, isASCII) {
+                    // Repeated names are rare: the first spelling is made again from its bytes.
+                    fields[Self.text(bytes, seen[index].name)]! += ", " + valueText
+                    return
                 }
-                return
-            }
-            let key = Self.nameKey(bytes, name)
-            if let first = spellings?[key] {
-                fields[first]! += ", " + valueText
-            } else {
-                let spelling = Self.text(bytes, name)
-                spellings?[key] = spelling
-                fields[spelling] = valueText
+                fields[Self.text(bytes, name)] = valueText
+                if seenCount < linearLimit {
+                    seen.initializeElement(at: seenCount, to: SeenName(name: name, isASCII: isASCII))
+                    seenCount += 1
+                    return
+                }
+                // All these names differ from one another, as decoded names compare.
+                var byKey = [String: String](minimumCapacity: 2 * linearLimit)
+                for index in 0..<seenCount {
+                    byKey[Self.nameKey(bytes, seen[index].name)] = Self.text(bytes, seen[index].name)
+                }
+                byKey[Self.nameKey(bytes, name)] = Self.text(bytes, name)
+                spellings = byKey
             }
         }
         return fields
+    }
+
+    /// A header name's place in the raw bytes, and whether it is ASCII (`headerFields`).
+    private struct SeenName {
+        var name: Range<Int>
+        var isASCII: Bool
     }
 
     /// The value of one header (repeated lines joined with ", "), found without building the
@@ -201,7 +218,9 @@ extension ResponseHead {
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        range.allSatisfy { bytes[$0] < 0x80 }
+        var bits: UInt8 = 0
+        for index in range { bits |= bytes[index] }
+        return bits < 0x80
     }
 
     /// Calls `body` with the bounds of each header line's name and value in the raw bytes, in
