@@ -47,12 +47,13 @@ extension DataRequest {
     /// Status codes `validate()` accepts: 200 to 299.
     var acceptableStatusCodes: Range<Int> { 200..<300 }
 
-    /// Media types `validate()` accepts: the request's `Accept` header, or `*/*`.
-    func acceptableContentTypes(for context: ResponseContext) -> [String] {
-        if let accept = context.spec.headers["Accept"] {
+    /// Media types `validate()` accepts, for data, download and stream requests alike: the
+    /// request's `Accept` header, or `*/*`.
+    static func acceptableContentTypes(for context: ResponseContext?) -> [String] {
+        if let accept = context?.spec.headers["Accept"] {
             return accept.components(separatedBy: ",")
         }
-        return DataRequest.anyContentType
+        return anyContentType
     }
 
     /// What a request without an `Accept` header accepts, made once.
@@ -96,8 +97,8 @@ extension DataRequest {
         appendValidator { request, head, _, _ in
             Self.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
         }
-        return appendValidator { request, head, data, context in
-            Self.validate(contentType: request.acceptableContentTypes(for: context), head: head, data: data)
+        return appendValidator { _, head, data, context in
+            Self.validate(contentType: Self.acceptableContentTypes(for: context), head: head, data: data)
         }
     }
 

@@ -24,8 +24,7 @@ enum DownloadedFileMove {
         guard code == EXDEV else { throw failure(code, destination) }
         // Fail before copying what may be gigabytes, as `FileManager` does; the rename into
         // place still refuses a file that appears during the copy.
-        var info = stat()
-        if lstat(destination, &info) == 0 { throw failure(EEXIST, destination) }
+        if nameExists(destination) { throw failure(EEXIST, destination) }
         try copyAcrossFileSystems(source, to: destination)
         unlink(source)
     }
@@ -150,9 +149,14 @@ enum DownloadedFileMove {
 
     /// `renameIfAbsent` on a file system without hard links.
     static func checkAndRename(_ source: String, to destination: String) -> Int32 {
-        var info = stat()
-        if lstat(destination, &info) == 0 { return EEXIST }
+        if nameExists(destination) { return EEXIST }
         return rename(source, destination) == 0 ? 0 : errno
+    }
+
+    /// Whether `path` names anything, a link pointing nowhere included (`lstat`).
+    private static func nameExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     /// Errors of `link` that a `rename` would meet too; any other may mean only that the file

@@ -213,8 +213,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
         // Two validators, as Alamofire chains them (see `DataRequest.validate()`).
         streams.addValidator { head, _ in DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300) }
         streams.addValidator { head, context in
-            let accept = context?.spec.headers["Accept"]?.components(separatedBy: ",") ?? ["*/*"]
-            return DataRequest.validate(contentType: accept, head: head, data: Data(count: 1))
+            DataRequest.validate(contentType: DataRequest.acceptableContentTypes(for: context), head: head, data: Data(count: 1))
         }
         return self
     }

@@ -53,8 +53,7 @@ extension DownloadRequest {
         // Two validators, as Alamofire chains them (see `DataRequest.validate()`).
         _ = appendValidator { _, head, _ in DataRequest.validate(statusCode: head.statusCode, acceptable: 200..<300) }
         return appendValidator { request, head, context in
-            let accept = context.spec.headers["Accept"]?.components(separatedBy: ",") ?? ["*/*"]
-            return DataRequest.validate(contentType: accept, head: head, data: request.bodyMarker)
+            DataRequest.validate(contentType: DataRequest.acceptableContentTypes(for: context), head: head, data: request.bodyMarker)
         }
     }
 
