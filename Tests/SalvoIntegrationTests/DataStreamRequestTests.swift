@@ -106,6 +106,23 @@ final class DataStreamRequestTests: XCTestCase {
         XCTAssertEqual(result.chunks, 0)
     }
 
+    func testContentTypeValidationUsesTheAcceptHeader() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.httpbin, "/json")
+        let refused = collect(session.streamRequest(url, headers: [.accept("text/html")]).validate())
+        guard case let .responseValidationFailed(reason: .unacceptableContentType(acceptable, actual))? = refused.completion?.error else {
+            return XCTFail("expected unacceptableContentType, got \(String(describing: refused.completion?.error))")
+        }
+        XCTAssertEqual(acceptable, ["text/html"])
+        XCTAssertEqual(actual, "application/json")
+        XCTAssertEqual(refused.chunks, 0)
+        let accepted = collect(session.streamRequest(url, headers: [.accept("application/*")]).validate())
+        XCTAssertNil(accepted.completion?.error)
+        XCTAssertGreaterThan(accepted.data.count, 0)
+        let plain = collect(session.streamRequest(url).validate())
+        XCTAssertNil(plain.completion?.error, "without Accept, any type passes")
+    }
+
     func testStringsAndSerializer() throws {
         let session = testSession()
         let text = Collector<String>()

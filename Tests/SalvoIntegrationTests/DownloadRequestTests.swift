@@ -170,6 +170,21 @@ final class DownloadRequestTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("invalid").path))
     }
 
+    func testContentTypeValidationUsesTheAcceptHeader() throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.httpbin, "/json")
+        let refused = awaitDownload(session.download(url, headers: [.accept("text/html")], to: destination("refused")).validate())
+        guard case let .responseValidationFailed(reason: .unacceptableContentType(acceptable, actual))? = refused.error else {
+            return XCTFail("expected unacceptableContentType, got \(String(describing: refused.error))")
+        }
+        XCTAssertEqual(acceptable, ["text/html"])
+        XCTAssertEqual(actual, "application/json")
+        let accepted = awaitDownload(session.download(url, headers: [.accept("application/*")], to: destination("accepted")).validate())
+        XCTAssertNil(accepted.error)
+        let plain = awaitDownload(session.download(url, to: destination("plain")).validate())
+        XCTAssertNil(plain.error, "without Accept, any type passes")
+    }
+
     /// A validator reads the file where `request.fileURL` says it is, as in Alamofire, and a
     /// data validator sees the body.
     func testValidatorsSeeTheFileAndTheData() throws {
