@@ -2,7 +2,8 @@ import XCTest
 @testable import Salvo
 
 /// `continuePartial` and what an earlier run left beyond a partial file at a name known up
-/// front: a file already whole under its final name (skipped), one that is not (replaced),
+/// front: a file already whole under its final name (skipped), one that is not (kept, and the
+/// download takes the next name),
 /// and a partial file at the name only the response's `Content-Disposition` gives
 /// (continued with a range).
 final class BulkDownloadExistingFileTests: XCTestCase {
@@ -55,17 +56,23 @@ final class BulkDownloadExistingFileTests: XCTestCase {
         XCTAssertEqual(try BulkDownloadFixtures.rangesAsked(key), [], "no request at all")
     }
 
-    func testAShorterFileUnderItsNameIsDownloadedAgain() async throws {
+    /// A file under the name that is not whole was not made by this run: it stays as it is,
+    /// and the download takes the next free name.
+    func testAShorterFileUnderItsNameIsKeptAndTheDownloadTakesTheNextName() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let file = output.appendingPathComponent("short.bin")
-        try Data(repeating: 0xEE, count: 1000).write(to: file)
+        let foreign = Data(repeating: 0xEE, count: 1000)
+        try foreign.write(to: file)
         let (summary, log) = await run([BulkEntry(uris: [try rangedURL(UUID().uuidString)], outputName: "short.bin")], in: output)
         XCTAssertEqual(summary.succeeded, 1, "\(log.results.map(\.outcome))")
-        XCTAssertEqual(try Data(contentsOf: file), BulkDownloadFixtures.flakyBytes(size))
+        XCTAssertEqual(log.results.first?.path?.lastPathComponent, "short (1).bin")
+        XCTAssertEqual(try Data(contentsOf: file), foreign)
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("short (1).bin")), BulkDownloadFixtures.flakyBytes(size))
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["short (1).bin", "short.bin"])
     }
 
-    func testAFileNotMatchingTheChecksumIsDownloadedAgain() async throws {
+    func testAFileNotMatchingTheChecksumIsKeptAndTheDownloadTakesTheNextName() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let key = UUID().uuidString
@@ -73,13 +80,15 @@ final class BulkDownloadExistingFileTests: XCTestCase {
         try BulkDownloadFixtures.flakyBytes(size).write(to: file)
         let good = try BulkChecksum(parsing: "sha-256=" + BulkDownloadFixtures.digest("sha256sum", of: file))
         // Same length, other bytes: the size alone would pass it.
-        try Data(repeating: 0xEE, count: size).write(to: file)
+        let foreign = Data(repeating: 0xEE, count: size)
+        try foreign.write(to: file)
         let (summary, log) = await run([BulkEntry(uris: [try rangedURL(key)], outputName: "stale.bin", checksum: good)], in: output)
         XCTAssertEqual(summary.succeeded, 1, "\(log.results.map(\.outcome))")
-        XCTAssertEqual(try Data(contentsOf: file), BulkDownloadFixtures.flakyBytes(size))
+        XCTAssertEqual(try Data(contentsOf: file), foreign)
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("stale (1).bin")), BulkDownloadFixtures.flakyBytes(size))
     }
 
-    func testWithoutContinueAWholeFileIsDownloadedAgain() async throws {
+    func testWithoutContinueAWholeFileIsDownloadedAgainUnderTheNextName() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try BulkDownloadFixtures.flakyBytes(size).write(to: output.appendingPathComponent("again.bin"))
@@ -87,6 +96,8 @@ final class BulkDownloadExistingFileTests: XCTestCase {
         let (summary, log) = await run([entry], in: output, continuePartial: false)
         XCTAssertEqual(summary.succeeded, 1, "\(log.results.map(\.outcome))")
         XCTAssertEqual(log.results.first?.bytesReceived, Int64(size))
+        XCTAssertEqual(log.results.first?.path?.lastPathComponent, "again (1).bin")
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["again (1).bin", "again.bin"])
     }
 
     /// The name comes from the response: the first request learns it, finds the partial

@@ -32,6 +32,40 @@ final class BulkDownloadNamingTests: XCTestCase {
                        ["a.txt", "a (1).txt", "a (2).txt", "small", "small (1)"])
     }
 
+    /// Two downloaders in one process, each with a list whose names all collide with the
+    /// other's, write into one directory at once: every file is kept, with its own bytes, and
+    /// every path is reported once.
+    func testTwoDownloadersInOneDirectoryKeepEachOthersFiles() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let docroot = try TestServers.shared.docroot
+        let sources = ["small", "100k.bin", "1m.bin"]
+        func entries(_ run: Int) throws -> [BulkEntry] {
+            try (0..<12).map { index in
+                BulkEntry(uris: [try TestServers.shared.url(.nginx, "/\(sources[index % 3])?run=\(run)&n=\(index)")], outputName: "f.bin")
+            }
+        }
+        let first = BulkEventLog()
+        let second = BulkEventLog()
+        let (firstEntries, secondEntries) = (try entries(1), try entries(2))
+        async let one = BulkDownloader(options: BulkDownloadFixtures.options(output))
+            .run(next: BulkDownloadFixtures.source(firstEntries), onEvent: first.record)
+        async let two = BulkDownloader(options: BulkDownloadFixtures.options(output))
+            .run(next: BulkDownloadFixtures.source(secondEntries), onEvent: second.record)
+        let summaries = await [one, two]
+        XCTAssertEqual(summaries.map(\.succeeded), [12, 12], "\(first.results.map(\.outcome)) \(second.results.map(\.outcome))")
+        let results = first.results + second.results
+        let paths = results.compactMap { $0.path?.lastPathComponent }
+        XCTAssertEqual(Set(paths).count, 24, "\(paths.sorted())")
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), paths.sorted())
+        for result in results {
+            let url = try XCTUnwrap(result.url)
+            let source = try XCTUnwrap(sources.first { url.path.hasSuffix($0) })
+            XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(result.path)), try Data(contentsOf: docroot.appendingPathComponent(source)),
+                           "\(url)")
+        }
+    }
+
     func testNumberedNamesKeepTheExtensionAndLeadingDots() {
         XCTAssertEqual(BulkNameClaims.numbered("a.txt", 1), "a (1).txt")
         XCTAssertEqual(BulkNameClaims.numbered("archive.tar.gz", 2), "archive.tar (2).gz")

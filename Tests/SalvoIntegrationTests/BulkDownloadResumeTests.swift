@@ -84,7 +84,8 @@ final class BulkDownloadResumeTests: XCTestCase {
         XCTAssertEqual(BulkDownloadFixtures.listing(output), ["r.bin"])
     }
 
-    /// A sidecar for another URL is not this entry's: the file starts over.
+    /// A partial file whose sidecar names another URL is not this entry's: it stays for its
+    /// own URL's run, and this one downloads under the next name.
     func testSidecarOfAnotherURLIsNotContinued() async throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -96,6 +97,8 @@ final class BulkDownloadResumeTests: XCTestCase {
             .run(next: BulkDownloadFixtures.source([BulkEntry(uris: [url], outputName: "o.bin")]), onEvent: log.record)
         XCTAssertEqual(summary.succeeded, 1)
         XCTAssertEqual(log.results.first?.resumedFrom, 0)
-        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("o.bin")), BulkDownloadFixtures.flakyBytes(size))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("o (1).bin")), BulkDownloadFixtures.flakyBytes(size))
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("o.bin.part")), Data(repeating: 0xEE, count: kept))
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["o (1).bin", "o.bin.part", "o.bin.part.json"])
     }
 }

@@ -40,8 +40,11 @@ extension BulkFileDownload {
             let actual = (checksum.algorithm == .sha256 ? digests.sha256 : digests.extra) ?? ""
             if actual != checksum.hexDigest {
                 // Bytes that do not match are no use to a later run either: the partial file
-                // and its sidecar go, so `--continue` does not append to them.
-                removePart(partPath)
+                // is emptied (it stays, claimed, for the next URI) and its sidecar goes, so
+                // `--continue` does not append to them.
+                let claim = state.withLock { $0.claim }
+                if claim >= 0 { _ = ftruncate(claim, 0) }
+                removeSidecar(of: partPath)
                 state.withLock {
                     $0.etag = nil
                     $0.lastModified = nil
@@ -53,13 +56,53 @@ extension BulkFileDownload {
                     isRetryable: false))
             }
         }
-        let renamed = directoryLock.run { rename(partPath, finalPath) == 0 ? nil : errno }
-        if let code = renamed {
-            return .failure(BulkAttemptFailure(reason: BulkFileError("rename", path: partPath, errno: code).description,
-                                               isRetryable: false))
+        switch placeFinished(partPath: partPath, finalPath: finalPath) {
+        case let .success(placed):
+            return .success((URL(fileURLWithPath: placed, isDirectory: false), digests.sha256))
+        case let .failure(error):
+            return .failure(BulkAttemptFailure(reason: error.description, isRetryable: false))
         }
-        removeSidecar(of: partPath)
-        return .success((URL(fileURLWithPath: finalPath, isDirectory: false), digests.sha256))
+    }
+
+    /// Renames the verified partial file to its final name without replacing anything; when
+    /// something took that name after the claim (a process that does not claim names, or
+    /// the user), the file gets the next free name instead. Returns the path it got.
+    private func placeFinished(partPath: String, finalPath: String) -> Result<String, BulkFileError> {
+        var partPath = partPath
+        var finalPath = finalPath
+        while true {
+            let code = directoryLock.run { DownloadedFileMove.renameIfAbsent(partPath, to: finalPath) }
+            if code == 0 {
+                removeSidecar(of: partPath)
+                return .success(finalPath)
+            }
+            guard code == EEXIST, let base = state.withLock({ $0.baseName }) else {
+                return .failure(BulkFileError("rename", path: partPath, errno: code))
+            }
+            let other: BulkPartClaim
+            do {
+                other = try claimer.claim(base)
+            } catch {
+                return .failure(error)
+            }
+            // The new claim's empty partial file is this run's own, so the bytes may replace
+            // it; the claim's lock stays with the bytes (the old descriptor), and the old
+            // sidecar goes.
+            let newPartPath = self.partPath(for: other.name)
+            let moved = directoryLock.run { rename(partPath, newPartPath) == 0 ? nil : errno }
+            close(other.descriptor)
+            if let moved {
+                directoryLock.run { _ = unlink(newPartPath) }
+                return .failure(BulkFileError("rename", path: partPath, errno: moved))
+            }
+            removeSidecar(of: partPath)
+            state.withLock {
+                $0.name = other.name
+                if other.sidecarMayExist { $0.sidecarMayExist = true }
+            }
+            partPath = newPartPath
+            finalPath = path(of: other.name)
+        }
     }
 
     /// Leaves the partial file for a later run (cancelled): see `leaveOrRemovePart`.

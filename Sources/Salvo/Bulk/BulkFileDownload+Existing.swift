@@ -15,34 +15,46 @@ extension BulkFileDownload {
     /// Looks at a response's head (an attempt that does not continue kept bytes) for work an
     /// earlier run did; returns how the attempt ends instead of taking the body, or `nil`.
     ///
-    /// With `continuePartial` and nothing written yet:
-    /// - a resumable partial file at the name the response settles is taken up before the
-    ///   next attempt (`resumable`), which then asks only for the rest;
-    /// - a regular file under the final name whose size is the length the response gives
-    ///   (its `Content-Length`, or the total of a probe's `Content-Range`) is the file, whole
-    ///   (`alreadyComplete`): a final name only ever holds a complete file. Without that
-    ///   length, with another size, or when the entry has a checksum (which `prepare`
-    ///   already found the file does not match), the file is downloaded again and replaces it.
+    /// With `continuePartial`, when `prepare` could not settle the name, this entry's earlier
+    /// work is looked for under the name the response gives (`BulkPartClaimer.findOwn`):
+    /// - its partial file, taken up before the next attempt (`resumable`), which then asks
+    ///   only for the rest when the sidecar allows, or written anew by this one;
+    /// - its finished file (`alreadyComplete`): one recorded as downloaded from one of the
+    ///   entry's URIs, or, where nothing is recorded on it, one whose size is the length the
+    ///   response gives (its `Content-Length`, or the total of a probe's `Content-Range`) and,
+    ///   when the entry has a checksum, whose checksum matches.
     func existingWork(_ response: ResponseHead, uri: URL, directory: URL) -> AttemptOutcome? {
         guard options.continuePartial, !writer.isOpen, (200..<300).contains(response.statusCode) else { return nil }
-        guard let name = try? settleName(response: response, uri: uri, directory: directory) else { return nil }
-        let partPath = path(of: name) + ".part"
         let lookNow = state.withLock { state -> Bool in
             defer { state.lookedForPart = true }
-            return !state.lookedForPart
+            return !state.lookedForPart && state.name == nil
         }
-        if lookNow, let sidecar = Self.resumableSidecar(at: partPath, uris: file.entry.uris) {
-            state.withLock { $0.pendingResume = (sidecar, partPath) }
-            return .resumable
-        }
-        // With a checksum, only the checksum says a file is whole (`prepare` found it did not).
-        guard file.entry.checksum == nil else { return nil }
+        guard lookNow else { return nil }
         let length: Int64? = response.statusCode == 206
             ? Self.contentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
             : (response.expectedContentLength >= 0 ? response.expectedContentLength : nil)
-        guard let length, let size = Self.regularFileSize(path(of: name)),
-              size == length else { return nil }
-        return .alreadyComplete
+        let checksum = file.entry.checksum
+        let isOwnUnrecorded: (String) -> Bool = { [self] path in
+            guard let length, Self.regularFileSize(path) == length else { return false }
+            return checksum == nil || ((try? existingFileMatchesChecksum(path)) ?? false)
+        }
+        guard let own = claimer.findOwn(suggestedName(response: response, uri: uri), isOwnUnrecorded: isOwnUnrecorded) else {
+            return nil
+        }
+        adopt(own)
+        switch own.kind {
+        case .complete:
+            return .alreadyComplete
+        case .abandoned:
+            let partPath = partPath(for: own.name)
+            if let sidecar = Self.resumableSidecar(at: partPath, uris: file.entry.uris) {
+                state.withLock { $0.pendingResume = (sidecar, partPath) }
+                return .resumable
+            }
+            return nil
+        case .new:
+            return nil
+        }
     }
 
     /// Takes up the partial file `existingWork` found; when it cannot be, the file is fetched

@@ -53,6 +53,11 @@ final class BulkFileDownload: Sendable {
     struct State {
         /// The claimed path of the file, relative to `directory`, once it is known.
         var name: String?
+        /// The claim's descriptor of the partial file (`BulkPartClaim`), holding its lock
+        /// until the file is renamed, parked or removed; -1 without one.
+        var claim: Int32 = -1
+        /// The name the claim asked for, which `name` is or numbers.
+        var baseName: String?
         /// The response's validators and length, for `If-Range` and the sidecar.
         var etag: String?
         var lastModified: String?
@@ -63,7 +68,8 @@ final class BulkFileDownload: Sendable {
         var resumedFrom: Int64 = 0
         var lastProgress: ContinuousClock.Instant?
         var lastSidecar: ContinuousClock.Instant?
-        /// Whether this run opened the partial file: only then is it this run's to keep or remove.
+        /// Whether this run holds the partial file (claimed or taken up): only then is it this
+        /// run's to keep or remove.
         var opened = false
         /// The file's ranges and their progress while it is fetched in ranges (`split`).
         var ranges: [BulkPartSidecar.Range]?
@@ -122,13 +128,27 @@ final class BulkFileDownload: Sendable {
         }
         directoryPath = directory.path
         writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
-                                flushes: options.flushesFiles, directoryLock: directoryLock)
+                                flushes: options.flushesFiles)
+    }
+
+    /// Claims this file's names in its directory, for its URIs.
+    var claimer: BulkPartClaimer {
+        BulkPartClaimer(directoryPath: directoryPath, owner: file.entry.uris.first?.absoluteString ?? "",
+                        owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock)
     }
 
     // MARK: The attempt loop
 
     /// Downloads the file; returns how it ended. Never throws: a failure is a result.
     func run() async -> BulkDownloader.FileResult {
+        let result = await attempts()
+        // After the rename, the parking or the removal: until then the name is this run's.
+        let claim = state.withLock { state in defer { state.claim = -1 }; return state.claim }
+        if claim >= 0 { close(claim) }
+        return result
+    }
+
+    private func attempts() async -> BulkDownloader.FileResult {
         let started = ContinuousClock.now
         onEvent(.started(file))
         var attempts = 0
@@ -207,8 +227,10 @@ final class BulkFileDownload: Sendable {
         return result(.failed(reason: reason), url: lastURI, path: kept, sha256: nil, attempts: attempts, since: started)
     }
 
-    /// Checks the entry's own name, makes the directory, and with `continuePartial` takes
-    /// up an earlier run's partial file when its sidecar names one of the entry's URIs.
+    /// Checks the entry's own name, makes the directory, and with `continuePartial` looks for
+    /// this entry's earlier work under the name known before any request (the entry's, else
+    /// the URL's): its finished file, or a partial file to take up. Otherwise the name is
+    /// claimed when the first response's head arrives, which may name the file.
     private func prepare() throws -> URL {
         let entry = file.entry
         if let subdirectory = entry.directory { try BulkOutputName.validateDirectory(subdirectory) }
@@ -216,25 +238,20 @@ final class BulkFileDownload: Sendable {
         guard !entry.uris.isEmpty else { throw BulkFileError("the entry has no URI") }
         try directoryLock.makeDirectory(atPath: directoryPath)
 
-        // The name is settled now when the entry gives it, or (to continue a partial file)
-        // when the URL's name has one; otherwise when the first response's head arrives, from
-        // its Content-Disposition.
-        if let outputName = entry.outputName {
-            let name = claims.claim(outputName)
-            try createParentDirectories(of: name)
-            state.withLock { $0.name = name }
-        } else if options.continuePartial, let urlName = Self.urlName(entry.uris[0]),
-                  Self.resumableSidecar(at: path(of: urlName) + ".part", uris: entry.uris) != nil,
-                  claims.claimIfFree(urlName) {
-            state.withLock { $0.name = urlName }
-        }
-        if options.continuePartial, let name = state.withLock({ $0.name }) {
-            let partPath = path(of: name) + ".part"
-            state.withLock { $0.lookedForPart = true }
-            if let sidecar = Self.resumableSidecar(at: partPath, uris: entry.uris) {
-                try takeUp(sidecar, partPath: partPath)
-            } else if try existingFileMatchesChecksum(path(of: name)) {
+        if let outputName = entry.outputName { try createParentDirectories(of: outputName) }
+        guard options.continuePartial, let base = entry.outputName ?? Self.urlName(entry.uris[0]) else { return directory }
+        // Before any request only a checksum can vouch for a file nothing is recorded on.
+        if let own = claimer.findOwn(base, isOwnUnrecorded: { [self] in (try? existingFileMatchesChecksum($0)) ?? false }) {
+            adopt(own)
+            switch own.kind {
+            case .complete:
                 state.withLock { $0.foundComplete = true }
+            case .abandoned:
+                if let sidecar = Self.resumableSidecar(at: partPath(for: own.name), uris: entry.uris) {
+                    try takeUp(sidecar, partPath: partPath(for: own.name))
+                }
+            case .new:
+                break
             }
         }
         return directory
@@ -331,7 +348,7 @@ final class BulkFileDownload: Sendable {
             try resumeRanges(sidecar, ranges: ranges, length: length, partPath: partPath)
             return
         }
-        try writer.open(partPath, keeping: sidecar.bytesDone)
+        try writer.open(partPath, claim: state.withLock { $0.claim }, keeping: sidecar.bytesDone)
         let kept = writer.bytes
         state.withLock {
             $0.opened = true
@@ -352,12 +369,7 @@ final class BulkFileDownload: Sendable {
             let name = try settleName(response: response, uri: uri, directory: directory)
             let partPath = path(of: name) + ".part"
             if !writer.isOpen {
-                try writer.open(partPath, keeping: rangeStart ?? 0)
-                let existed = writer.foundExisting
-                state.withLock {
-                    $0.opened = true
-                    if existed { $0.sidecarMayExist = true }
-                }
+                try writer.open(partPath, claim: state.withLock { $0.claim }, keeping: rangeStart ?? 0)
             }
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
             var total: Int64?
@@ -408,14 +420,33 @@ final class BulkFileDownload: Sendable {
 
     /// The file's name: the one already settled, else the entry's, else the response's
     /// `Content-Disposition`, else the URL's last path component, else `index.html`; claimed
-    /// for this run.
+    /// on the file system (or a numbered variant of it) with its partial file.
     func settleName(response: ResponseHead, uri: URL, directory: URL) throws -> String {
         if let name = state.withLock({ $0.name }) { return name }
+        let claim = try claimer.claim(suggestedName(response: response, uri: uri))
+        adopt(claim)
+        return claim.name
+    }
+
+    /// The name the file would have before any claim: the entry's, else the response's
+    /// `Content-Disposition`, else the URL's last path component, else `index.html`.
+    func suggestedName(response: ResponseHead, uri: URL) -> String {
+        if let outputName = file.entry.outputName { return outputName }
         let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
             ?? Self.urlName(uri) ?? "index.html"
-        let name = claims.claim(BulkNameClaims.fitted(suggested))
-        state.withLock { $0.name = name }
-        return name
+        return BulkNameClaims.fitted(suggested)
+    }
+
+    /// Makes `claim` this file's: its name is settled, and its partial file, when it has one,
+    /// is this run's to write, keep or remove.
+    func adopt(_ claim: BulkPartClaim) {
+        state.withLock {
+            $0.name = claim.name
+            $0.baseName = claim.base
+            $0.claim = claim.descriptor
+            if claim.kind != .complete { $0.opened = true }
+            if claim.sidecarMayExist { $0.sidecarMayExist = true }
+        }
     }
 
     /// The URL's last path component as a safe file name, or `nil`.

@@ -1,10 +1,12 @@
 import Synchronization
 
-/// The file names a run has given out, so two entries never write the same file.
+/// The file names a run has given out or found taken, so its entries try each name on the
+/// file system at most once.
 ///
-/// The first entry to claim a name gets it; a later one that maps to the same name gets
-/// ` (1)`, ` (2)`, … inserted before the extension: `a.txt`, `a (1).txt`, `a (2).txt`.
-/// Names are compared as the paths they are, relative to the run's directory.
+/// The file system is what decides (`BulkPartClaimer`); this is the run's memory of it. A
+/// name is tried as given, then with ` (1)`, ` (2)`, … inserted before the extension:
+/// `a.txt`, `a (1).txt`, `a (2).txt`. Names are compared as the paths they are, relative to
+/// the run's directory.
 ///
 /// A run of millions of files keeps only a hash of each name, 8 bytes (`BulkNameHashes`;
 /// its memory must not grow with the names' length), and for each name that was claimed
@@ -17,6 +19,9 @@ final class BulkNameClaims: Sendable {
         var taken = BulkNameHashes()
         /// For a name claimed more than once: the number its next claim tries first.
         var nextNumber: [Int: Int] = [:]
+        /// Finished files an entry found as its own earlier work, so a second entry for the
+        /// same URL does not report the same file.
+        var found = BulkNameHashes()
     }
 
     /// `Synchronization.Mutex` by name: the ThreadSanitizer build's `Mutex` holds only
@@ -45,6 +50,16 @@ final class BulkNameClaims: Sendable {
                     return candidate
                 }
             }
+        }
+    }
+
+    /// Records that an entry found its own earlier file at `path`, and marks the name taken.
+    ///
+    /// - Returns: Whether no entry had found it before.
+    func recordFound(_ path: String) -> Bool {
+        state.withLock { (state: inout State) -> Bool in
+            _ = state.taken.insert(path.hashValue)
+            return state.found.insert(path.hashValue)
         }
     }
 

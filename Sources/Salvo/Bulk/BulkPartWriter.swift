@@ -25,8 +25,8 @@ struct BulkFileError: Error, CustomStringConvertible, Sendable {
 /// written (SHA-256 always, for the manifest; the entry's checksum function too when it is
 /// another).
 ///
-/// The file is opened with `O_NOFOLLOW`, so a link planted at the partial name is refused
-/// rather than followed. Every operation takes the writer's lock: the body arrives on the
+/// The file is the one its claim (`BulkPartClaim`) created or took, opened with
+/// `O_NOFOLLOW`, so a link planted at the partial name is refused rather than followed. Every operation takes the writer's lock: the body arrives on the
 /// file's serial queue and the attempt loop reads the writer between attempts.
 ///
 /// A file fetched in ranges is opened with `openForRanges` instead: it is made as long as the
@@ -41,7 +41,6 @@ final class BulkPartWriter: Sendable {
         var extra: (any BulkDigest)?
         /// The whole file's length when it is written in ranges; `nil` for a body in order.
         var rangesLength: Int64?
-        var foundExisting = false
     }
 
     /// The function of the entry's checksum when it is not SHA-256, which is always made.
@@ -51,18 +50,15 @@ final class BulkPartWriter: Sendable {
     /// Whether `finish()` flushes the file to the disk.
     let flushes: Bool
     private let state = Mutex(State())
-    private let directoryLock: BulkDirectoryLock
 
     /// - Parameters:
     ///   - checksum: The function of the entry's checksum, if it has one.
     ///   - recordsSHA256: Whether the file's SHA-256 is wanted even when the checksum is not one.
     ///   - flushes: Whether `finish()` flushes the file to the disk (`fsync`).
-    ///   - directoryLock: The run's lock for creating files.
-    init(checksum: BulkChecksum.Algorithm?, recordsSHA256: Bool, flushes: Bool, directoryLock: BulkDirectoryLock) {
+    init(checksum: BulkChecksum.Algorithm?, recordsSHA256: Bool, flushes: Bool) {
         self.flushes = flushes
         extraAlgorithm = checksum == .sha256 ? nil : checksum
         makesSHA256 = recordsSHA256 || checksum == .sha256
-        self.directoryLock = directoryLock
     }
 
     deinit {
@@ -75,18 +71,14 @@ final class BulkPartWriter: Sendable {
     /// Whether the partial file is open.
     var isOpen: Bool { state.withLock { $0.descriptor >= 0 } }
 
-    /// Whether the last `open` or `openForRanges` found the partial file already there (an
-    /// earlier run's, whose sidecar may be beside it).
-    var foundExisting: Bool { state.withLock { $0.foundExisting } }
-
-    /// Opens (creating it if needed) the partial file at `path`, keeping its first `keeping`
-    /// bytes, which are hashed again from disk, and cutting off the rest.
+    /// Opens the claimed partial file at `path` (`claim`, the claim's descriptor), keeping its
+    /// first `keeping` bytes, which are hashed again from disk, and cutting off the rest.
     ///
     /// - Throws: `BulkFileError` when the file cannot be opened, is shorter than `keeping`,
     ///   or cannot be read or cut.
-    func open(_ path: String, keeping: Int64) throws(BulkFileError) {
+    func open(_ path: String, claim: Int32, keeping: Int64) throws(BulkFileError) {
         try state.withLock { (state) throws(BulkFileError) in
-            let size = try reopen(path, in: &state)
+            let size = try reopen(path, claim: claim, in: &state)
             let descriptor = state.descriptor
             try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
             let kept = max(0, min(keeping, size))
@@ -97,28 +89,29 @@ final class BulkPartWriter: Sendable {
                 guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
             }
             try Self.rehash(&state, upTo: kept)
-            if kept > 0 {
-                guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
-            }
+            // Always: the descriptor shares its offset with the claim's, where an earlier
+            // attempt's writes left it.
+            guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
             state.bytes = kept
         }
     }
 
-    /// Opens (creating it if needed) the partial file at `path` for ranges written at their
-    /// own offsets, and makes it `length` bytes long.
+    /// Opens the claimed partial file at `path` for ranges written at their own offsets, and
+    /// makes it `length` bytes long.
     ///
     /// - Parameters:
     ///   - path: The partial file.
+    ///   - claim: The claim's descriptor of it.
     ///   - length: The whole file's length.
     ///   - ranges: The ranges and the bytes of each an earlier run wrote; all with `done` 0
     ///     for a file that starts over, which empties the file first.
     /// - Returns: `ranges` with each `done` cut back to what the file on disk can hold (it is
     ///   brought up to date at intervals, so it may be shorter than the sidecar says).
     /// - Throws: `BulkFileError` when the file cannot be opened or resized.
-    func openForRanges(_ path: String, length: Int64,
+    func openForRanges(_ path: String, claim: Int32, length: Int64,
                        ranges: [BulkPartSidecar.Range]) throws(BulkFileError) -> [BulkPartSidecar.Range] {
         try state.withLock { (state) throws(BulkFileError) -> [BulkPartSidecar.Range] in
-            let size = try reopen(path, in: &state)
+            let size = try reopen(path, claim: claim, in: &state)
             let descriptor = state.descriptor
             let kept = ranges.map { range in
                 var range = range
@@ -285,40 +278,19 @@ final class BulkPartWriter: Sendable {
 }
 
 extension BulkPartWriter {
-    /// Closes what `state` had open and opens `path` in its place (see `openPartFile`), which
-    /// must be a regular file. Returns its size.
-    fileprivate func reopen(_ path: String, in state: inout State) throws(BulkFileError) -> Int64 {
+    /// Closes what `state` had open and opens the claimed partial file at `path` in its place:
+    /// a duplicate of the claim's descriptor, so closing the writer's leaves the claim's lock
+    /// held. Returns its size.
+    fileprivate func reopen(_ path: String, claim: Int32, in state: inout State) throws(BulkFileError) -> Int64 {
         if state.descriptor >= 0 { close(state.descriptor) }
         state = State()
-        let (descriptor, existed) = openPartFile(path)
+        let descriptor = fcntl(claim, F_DUPFD_CLOEXEC, 0)
         guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
         state.descriptor = descriptor
-        state.foundExisting = existed
         state.path = path
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }
         return Int64(info.st_size)
     }
-
-    /// Opens a partial file for reading and writing, never through a symbolic link: created
-    /// `0644` (under the run's directory lock) when missing, else the one there. Returns the
-    /// descriptor (-1 with `errno` set on failure) and whether the file was there.
-    fileprivate func openPartFile(_ path: String) -> (Int32, Bool) {
-        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC
-        while true {
-            let created = directoryLock.run { systemOpen(path, flags | O_CREAT | O_EXCL) }
-            if created >= 0 { return (created, false) }
-            guard errno == EEXIST else { return (-1, false) }
-            let existing = systemOpen(path, flags)
-            if existing >= 0 || errno != ENOENT { return (existing, true) }
-            // Removed between the two calls: create it after all.
-        }
-    }
-}
-
-/// `open(2)`, mode `0644` when it creates. (A free function: inside `BulkPartWriter`, `open`
-/// is the method.)
-private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
-    open(path, flags, 0o644)
 }

@@ -28,6 +28,20 @@ enum PrivateTemporaryDirectory {
     /// number is a new name. (A `UUID` per file read `/dev/urandom` each time.)
     private static let fileNumbers = Atomic<UInt64>(0)
 
+    /// 64 random bits in hex, drawn once per process, that begin every file name made here.
+    ///
+    /// The numbers alone start from 1 in every process, and a name leaves the private folder
+    /// with its file (`DownloadRequest.defaultDestination` keeps it in the shared temporary
+    /// directory): a later process would number its file as an earlier one did and find that
+    /// name taken. With the random part, two processes share a name with odds of about one
+    /// in 2^64, and the number keeps names unique within the process at no cost per file.
+    private static let processPrefix: String = {
+        var generator = SystemRandomNumberGenerator()
+        let bits = generator.next() as UInt64
+        let hex = String(bits, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "-"
+    }()
+
     /// A folder for `purpose` (such as `downloads`) inside the process's private folder,
     /// made on first use with permissions for its owner only.
     ///
@@ -36,13 +50,14 @@ enum PrivateTemporaryDirectory {
         URL(fileURLWithPath: try folderPath(purpose), isDirectory: true)
     }
 
-    /// A path for a new file in the folder for `purpose`, ending in `suffix`; the folder is
-    /// made if it is missing (a cleaner of temporary folders may have removed it).
+    /// A path for a new file in the folder for `purpose`, ending in `suffix`, whose name is
+    /// unique across processes and runs (see `processPrefix`); the folder is made if it is
+    /// missing (a cleaner of temporary folders may have removed it).
     ///
     /// - Throws: The system's error when the folder cannot be made.
     static func newFilePath(in purpose: String, suffix: String) throws -> String {
         let number = fileNumbers.wrappingAdd(1, ordering: .relaxed).newValue
-        return try folderPath(purpose) + "/" + String(number) + suffix
+        return try folderPath(purpose) + "/" + processPrefix + String(number) + suffix
     }
 
     private static func folderPath(_ purpose: String) throws -> String {

@@ -114,7 +114,10 @@ open class DownloadRequest: Request, @unchecked Sendable { // state: Request.mut
     }
 
     /// The destination used when none is given: a new file in the temporary directory,
-    /// named `Salvo_` and a unique suffix. The caller removes it.
+    /// named `Salvo_` and the partial file's name, which is unique across processes and runs
+    /// (random per process, numbered within it). The caller removes it. The move into place
+    /// never replaces a file: should the name exist after all, the request fails with
+    /// `downloadedFileMoveFailed` and the other file stays.
     public static let defaultDestination: Destination = { temporaryURL, _ in
         let name = "Salvo_" + temporaryURL.deletingPathExtension().lastPathComponent
         return (FileManager.default.temporaryDirectory.appendingPathComponent(name), [])
