@@ -166,14 +166,13 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
                 finish(handle: handle, code: message.pointee.data.result)
             }
-            flushDeliveries()
             if !active.isEmpty {
                 let now = DispatchTime.now().uptimeNanoseconds
-                if now >= nextWatch {
-                    watch(now: now)
-                    nextWatch = now + Self.watchInterval
-                }
+                if now >= nextWatch { nextWatch = watch(now: now) }
             }
+            // After the watch: a transfer it ended is handed over in this turn, not after the
+            // next poll (up to a second later when it was the last one running).
+            flushDeliveries()
 
             let maySleep = inbox.withLock { inbox -> Bool in
                 guard inbox.commands.isEmpty else { return false }
@@ -269,10 +268,16 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         briskUntil = DispatchTime.now().uptimeNanoseconds + 200_000_000
     }
 
-    /// The poll's timeout: 1 s with nothing running, 100 ms (`watchInterval`) while transfers
-    /// run, or 5 ms shortly after an unpause.
+    /// The poll's timeout: 1 s with nothing running; while transfers run, until the next
+    /// watch (at most 100 ms, `watchInterval`, and sooner when an idle timeout falls due);
+    /// 5 ms shortly after an unpause.
     private func pollTimeout() -> Int32 {
-        let idle: Int32 = active.isEmpty ? 1000 : Int32(Self.watchInterval / 1_000_000)
+        var idle: Int32 = 1000
+        if !active.isEmpty {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let left = nextWatch > now ? nextWatch - now : 0
+            idle = Int32(min(Self.watchInterval, left + 999_999) / 1_000_000)
+        }
         guard briskUntil != 0 else { return idle }
         if DispatchTime.now().uptimeNanoseconds < briskUntil { return 5 }
         briskUntil = 0
@@ -296,14 +301,22 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// and starts a new quiet stretch when let go. An upload stream with nothing to send
     /// does count, as a stalled body stream does with URLSession.
     ///
+    /// Returns when to watch next: in `watchInterval`, or when the first idle timeout of a
+    /// quiet transfer falls due, if sooner.
+    ///
     /// Nudges: libcurl 7.88 can keep input it already read for an HTTP/2 connection without
     /// handing it to the streams it is for: when streams on the connection are paused and
     /// cancelled (measured: h2c requests suspended, then resumed or cancelled), the last
     /// resumed streams got their headers but not their bodies, with nothing left in the
     /// socket, so no socket event ever came. libcurl makes a transfer read only when its
     /// socket is readable or it is told to; an unpause tells it to. A nudge is a pause and an
-    /// unpause in one loop turn.
-    private func watch(now: UInt64) {
+    /// unpause in one loop turn. Only HTTP/2 transfers get them: an unpause makes libcurl
+    /// 7.88 try to send whether or not the socket can take bytes, and each nudge of an
+    /// HTTP/1.1 upload to a server that stopped reading pushed more of the body into the
+    /// socket's buffer, which counted as bytes moved and put the idle timeout off (measured:
+    /// 12 s instead of 2).
+    private func watch(now: UInt64) -> UInt64 {
+        var next = now &+ Self.watchInterval
         var expired: [Transfer] = []
         for transfer in active {
             guard let easy = transfer.easy else { continue }
@@ -313,15 +326,21 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 transfer.watchedBytes = moved
                 transfer.quietSince = now
                 transfer.nudgeAfter = Self.firstNudge
+                if transfer.idleTimeoutNanoseconds > 0 { next = min(next, now &+ transfer.idleTimeoutNanoseconds) }
                 continue
             }
             let quiet = now &- transfer.quietSince
             if transfer.idleTimeoutNanoseconds > 0 && quiet >= transfer.idleTimeoutNanoseconds {
                 expired.append(transfer)
-            } else if quiet >= transfer.nudgeAfter {
+                continue
+            }
+            if transfer.idleTimeoutNanoseconds > 0 { next = min(next, transfer.quietSince &+ transfer.idleTimeoutNanoseconds) }
+            if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
-                easy.pause()
-                curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
+                if easy.getLong(CURLINFO_HTTP_VERSION) == Int(CURL_HTTP_VERSION_2_0) {
+                    easy.pause()
+                    curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
+                }
             }
         }
         for transfer in expired {
@@ -330,6 +349,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                                   message: "no bytes moved for \(transfer.idleTimeout) s (the request's timeoutInterval)")
             finish(handle: easy.handle, code: Self.idleTimeoutCode, error: error)
         }
+        return next
     }
 
     private func begin(_ transfer: Transfer) {

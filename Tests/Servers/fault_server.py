@@ -27,8 +27,12 @@ Routes (query parameters in brackets):
                                without answering
     /truncate                  Content-Length: 1000, sends 100 bytes, closes
     /close-after-headers       Content-Length: 100, sends the headers, closes
-    /stall                     sends the headers (Content-Length: 100), then
-                               nothing until the client goes away
+    /stall[?body=N]            sends the headers (Content-Length: 100) and the first N
+                               (default 0, at most 99) body bytes, then nothing until the
+                               client goes away
+    /stall-upload              reads the request head, never its body, and never answers:
+                               an upload whose server stops reading (the client's send
+                               buffer fills); held until the server stops
     /stall-headers             reads the request and never answers
     /malformed-headers         a header line without a colon
     /malformed-status          a status line that is not HTTP ("HTTX/1.1 200")
@@ -542,7 +546,8 @@ async def handle_request(method, target, headers, reader, writer, served):
         writer.close()
         return False
     elif path == "/stall":
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\n")
+        sent = min(int_param(query, "body", 0, minimum=0), 99)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\n" + b"s" * sent)
         await writer.drain()
         await wait_for_client_close(reader)
         return False
@@ -682,6 +687,12 @@ async def serve_connection(reader, writer):
             method, target, headers = request
             if method == "CONNECT":
                 await tunnel(target, headers, reader, writer)
+                break
+            if urlsplit(target).path == "/stall-upload":
+                # Never reads the body: asyncio stops reading the socket once its buffer
+                # holds 2 x limit, and then the kernel's buffers fill.
+                while not STOPPING.is_set():
+                    await asyncio.sleep(0.5)
                 break
             await read_body(reader, writer, headers)
             if not await handle_request(method, target, headers, reader, writer, served):
