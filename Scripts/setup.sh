@@ -5,7 +5,8 @@
 #
 # 1. Debian packages (needs root; `apt-get update` runs only when one is
 #    missing): libcurl and its headers for the CCurl module, nginx for the
-#    test servers, CMake and Ninja for the CMake build, python3-venv.
+#    test servers, Slurm and MUNGE for a one-node cluster in the tests, CMake
+#    and Ninja for the CMake build, python3-venv.
 # 2. A Python virtual environment at .build/testenv with httpbin and gunicorn
 #    (pinned in Tests/Servers/requirements.txt). A virtual environment, not
 #    system pip: Debian's python is "externally managed" and refuses it.
@@ -32,8 +33,12 @@ STAMP="$VENV/.salvo-setup-stamp"
 #   minimal Debian image lacks it, and the check would then pass without looking.
 # openssl: the command, with which the test servers make a CA and a certificate for nginx's
 #   TLS port (libssl-dev brings the library only).
+# slurm-wlm, munge: a real one-node Slurm (slurmctld, slurmd, sbatch, squeue, scontrol, and
+#   MUNGE for their authentication) that Tests/Servers/slurm.sh starts in a scratch folder, so
+#   the Slurm array example runs under Slurm itself; slurm-wlm brings slurm-client, and munge
+#   is named because the script runs munged directly.
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv curl aria2 procps openssl)
+              pkg-config python3 python3-venv curl aria2 procps openssl slurm-wlm munge)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.
@@ -70,11 +75,13 @@ if [[ ${#MISSING[@]} -gt 0 ]]; then
     fi
     log "installing ${MISSING[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    # The tests run nginx as a binary with a config of their own; the system
-    # service that installing the package would start is not wanted (and its
-    # start fails the install when port 80 is taken). Debian's documented
-    # switch for that is /usr/sbin/policy-rc.d exiting 101, removed again
-    # unless it was there before.
+    # The tests run nginx, munged, slurmctld and slurmd as binaries with
+    # configs of their own; the system services that installing the packages
+    # would start are not wanted (nginx's start fails the install when port 80
+    # is taken, and munged and the Slurm daemons would keep running with the
+    # system's configuration). Debian's documented switch for that is
+    # /usr/sbin/policy-rc.d exiting 101, which both invoke-rc.d and
+    # deb-systemd-invoke obey; removed again unless it was there before.
     POLICY=/usr/sbin/policy-rc.d
     if [[ ! -e $POLICY ]]; then
         printf '#!/bin/sh\n# Temporary, from Salvo Scripts/setup.sh\nexit 101\n' > "$POLICY"
