@@ -301,20 +301,20 @@ final class InterceptorTests: XCTestCase {
 
     // MARK: How the session applies interceptors
 
-    /// Alamofire adapts with the request's interceptor first, then the session's
-    /// (`Session.adapter(for:)` builds `Interceptor(adapters: [request, session])`).
-    func testRequestInterceptorAdaptsBeforeSessionInterceptorAsInAlamofire() throws {
+    /// Alamofire (5.10 and later) adapts with the session's interceptor first, then the
+    /// request's (`Session.adapter(for:)` builds `Interceptor(adapters: [session, request])`).
+    func testSessionInterceptorAdaptsBeforeRequestInterceptorAsInAlamofire() throws {
         let session = interceptorSession(interceptor: orderAdapter("session"))
         let url = try TestServers.shared.url(.httpbin, "/headers")
         let done = expectation(description: "response")
         session.request(url, interceptor: orderAdapter("request")).responseData { response in
-            XCTAssertEqual(echoedHeaders(response.data)["X-Order"], "request,session")
+            XCTAssertEqual(echoedHeaders(response.data)["X-Order"], "session,request")
             done.fulfill()
         }
         withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
     }
 
-    func testRequestRetrierIsAskedBeforeSessionRetrier() throws {
+    func testSessionRetrierIsAskedBeforeRequestRetrier() throws {
         let trail = Trail()
         let session = interceptorSession(interceptor: Retrier { _, _, _, completion in
             trail.append("session")
@@ -330,7 +330,46 @@ final class InterceptorTests: XCTestCase {
             done.fulfill()
         }
         withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
-        XCTAssertEqual(trail.all, ["request", "session"])
+        XCTAssertEqual(trail.all, ["session", "request"])
+    }
+
+    /// A request that times out and is retried once: on each attempt the session's adapter
+    /// runs before one added with `adapt(using:)`, and on each failure the session's retrier
+    /// is asked before one added with `retry(using:)`; each once per attempt.
+    func testAddedAdapterAndRetrierComeAfterTheSessionsOnEveryAttempt() throws {
+        let trail = Trail()
+        let session = interceptorSession(interceptor: Interceptor(
+            adapters: [Adapter { request, _, completion in
+                trail.append("adapt session")
+                completion(.success(request))
+            }],
+            retriers: [Retrier { _, _, _, completion in
+                trail.append("retry session")
+                completion(.doNotRetry)
+            }]))
+        let url = try TestServers.shared.url(.fault, "/stall-headers")
+        let retries = Mutex(0)
+        let done = expectation(description: "response")
+        session.request(url, requestModifier: { $0.timeoutInterval = 0.3 })
+            .adapt(using: Adapter { request, _, completion in
+                trail.append("adapt added")
+                completion(.success(request))
+            })
+            .retry(using: Retrier { _, _, _, completion in
+                trail.append("retry added")
+                let first = retries.withLock { count in
+                    defer { count += 1 }
+                    return count == 0
+                }
+                completion(first ? .retry : .doNotRetry)
+            })
+            .responseData { response in
+                XCTAssertEqual((response.error?.underlyingError as? URLError)?.code, .timedOut)
+                done.fulfill()
+            }
+        withExtendedLifetime(session) { wait(for: [done], timeout: 10) }
+        XCTAssertEqual(trail.all, ["adapt session", "adapt added", "retry session", "retry added",
+                                   "adapt session", "adapt added", "retry session", "retry added"])
     }
 
     /// In Alamofire a failed adaptation goes through `retryOrFinish`, so a retrier can

@@ -69,18 +69,20 @@ struct AttemptPipeline: Sendable {
         }
     }
 
-    /// The request's own interceptor adapts first, then the session's, as in Alamofire.
+    /// The session's interceptor adapts first, then the request's own (with what
+    /// `adapt(using:)` and `interceptor(_:)` added to it), as in Alamofire 5.10 and later.
     private func adapters(for request: Request) -> [any RequestAdapter] {
         var adapters: [any RequestAdapter] = []
-        if let own = request.interceptor { adapters.append(own) }
         if let interceptor { adapters.append(interceptor) }
+        if let own = request.interceptor { adapters.append(own) }
         return adapters
     }
 
+    /// The session's interceptor is asked first, then the request's own.
     func retriers(for request: Request) -> [any RequestRetrier] {
         var retriers: [any RequestRetrier] = []
-        if let own = request.interceptor { retriers.append(own) }
         if let interceptor { retriers.append(interceptor) }
+        if let own = request.interceptor { retriers.append(own) }
         return retriers
     }
 

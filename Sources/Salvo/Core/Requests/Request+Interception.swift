@@ -23,7 +23,9 @@ extension Request {
         }
     }
 
-    /// Adds an adapter to this request alone, run after the adapters it already has.
+    /// Adds an adapter to this request alone, run after the session's adapter and the adapters
+    /// the request already has (when the request has a single interceptor that is not an
+    /// `Interceptor`, the new adapter runs before it, as in Alamofire).
     ///
     /// - Parameter adapter: The adapter; it adapts every attempt that starts afterwards.
     /// - Returns: The request.
@@ -35,12 +37,15 @@ extension Request {
             if let combined = current as? Interceptor {
                 return Interceptor(adapters: combined.adapters + [adapter], retriers: combined.retriers)
             }
-            // The existing interceptor keeps adapting first and stays the only retrier.
-            return Interceptor(adapters: [current, adapter], retriers: [current])
+            // Alamofire's split of a lone interceptor: the added adapter runs before it, and it
+            // stays the only retrier.
+            return Interceptor(adapters: [adapter], interceptors: [current])
         }
     }
 
-    /// Adds a retrier to this request alone, asked after the retriers it already has.
+    /// Adds a retrier to this request alone, asked after the session's retrier and the
+    /// retriers the request already has (when the request has a single interceptor that is not
+    /// an `Interceptor`, the new retrier is asked before it, as in Alamofire).
     ///
     /// - Parameter retrier: The retrier; it is asked about every failure that follows.
     /// - Returns: The request.
@@ -52,7 +57,8 @@ extension Request {
             if let combined = current as? Interceptor {
                 return Interceptor(adapters: combined.adapters, retriers: combined.retriers + [retrier])
             }
-            return Interceptor(adapters: [current], retriers: [current, retrier])
+            // As for `adapt(using:)`: the added retrier is asked before the lone interceptor.
+            return Interceptor(retriers: [retrier], interceptors: [current])
         }
     }
 
