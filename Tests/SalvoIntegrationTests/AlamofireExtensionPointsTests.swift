@@ -252,6 +252,43 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == Request.didCompleteTaskNotification }.count, 1, "\(names)")
     }
 
+    /// A session made as Alamofire users make it posts the notifications, as Alamofire's
+    /// sessions do by default: resume, the attempt's resume and completion, finish, in order.
+    func testADefaultSessionPostsAlamofiresNotifications() throws {
+        let session = Session(responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let finished = expectation(description: "didFinish")
+        recorder.expect(Request.didFinishNotification, finished)
+        let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+        recorder.watch(request)
+        XCTAssertNil(awaitData(request).error)
+        wait(for: [finished], timeout: 30)
+        XCTAssertEqual(recorder.names, [Request.didResumeNotification, Request.didResumeTaskNotification,
+                                        Request.didCompleteTaskNotification, Request.didFinishNotification])
+        XCTAssertEqual(recorder.identityMismatches, 0)
+    }
+
+    /// Monitors passed without `AlamofireNotifications` replace the default, as in
+    /// Alamofire: no notification is posted, and the monitors still hear every event.
+    func testASessionWithOtherMonitorsPostsNoNotifications() throws {
+        let monitor = ClosureEventMonitor()
+        let heard = expectation(description: "monitor heard the finish")
+        monitor.requestDidFinish = { _ in heard.fulfill() }
+        let session = Session(eventMonitors: [monitor], responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+        recorder.watch(request)
+        XCTAssertNil(awaitData(request).error)
+        wait(for: [heard], timeout: 30)
+        // Anything posted would have been posted by now: the monitor heard the finish after it.
+        monitor.queue.sync {}
+        XCTAssertEqual(recorder.names, [])
+    }
+
     func testAlamofireNotificationsPostsCancelForARunningRequest() throws {
         let session = Session(eventMonitors: [AlamofireNotifications()], responseQueue: DispatchQueue(label: "test.notifications"))
         let recorder = NotificationRecorder()

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// `Notification.request`.
 ///
 /// ```swift
-/// let session = Session(eventMonitors: [AlamofireNotifications()])
+/// let session = Session()  // posts them, as Alamofire's sessions do
 /// let token = NotificationCenter.default.addObserver(forName: Request.didFinishNotification,
 ///                                                    object: nil, queue: nil) { note in
 ///     print(note.request?.description ?? "")
@@ -29,11 +29,13 @@ import FoundationNetworking
 /// | `didCancelTaskNotification` | `requestDidCancel(_:)`, while an attempt is under way |
 /// | `didCompleteTaskNotification` | `request(_:didCompleteAttemptWithError:)`, once per attempt |
 ///
-/// - Note: Differences from Alamofire: a `Session` does not include this monitor unless it
-///   is passed in `eventMonitors` (Alamofire's default is `[AlamofireNotifications()]`),
-///   since posting costs something on every request. The notifications are posted from a
-///   private serial queue, in event order, never from the main queue; observers that need
-///   the main thread must hop there themselves.
+/// A `Session` includes one by default (its `eventMonitors` default is
+/// `[AlamofireNotifications()]`, as in Alamofire); a session made with other monitors and
+/// without it posts none.
+///
+/// - Note: Differences from Alamofire: the notifications are posted from a private serial
+///   queue, in event order, never from the main queue; observers that need the main thread
+///   must hop there themselves.
 public final class AlamofireNotifications: EventMonitor {
     /// The private serial queue the notifications are posted from. Never `.main`.
     public let queue = DispatchQueue(label: "org.salvo.alamofireNotifications")
@@ -52,8 +54,52 @@ public final class AlamofireNotifications: EventMonitor {
     /// Only `queue` touches it; the lock makes the monitor `Sendable`.
     private let attempts = Mutex(Attempts())
 
-    /// Creates a monitor; pass it in a `Session`'s `eventMonitors`.
+    /// Creates a monitor; a `Session` has one by default.
     public init() {}
+
+    /// The events the notifications follow, as a session hands them over.
+    enum Event: Sendable {
+        case resume, suspend, cancel, finish
+        /// An attempt's request is final and its transfer about to start.
+        case attemptStarted
+        case attemptCompleted
+    }
+
+    /// Events recorded and not yet posted, in order.
+    ///
+    /// A session hands its requests' events over here rather than as one `queue.async` each:
+    /// the queue is woken only when the list goes from empty to not empty, so a busy session
+    /// posts many events per wake-up, and a request costs no thread hand-off of its own for
+    /// notifications nobody may observe.
+    private let pending = Mutex<[(Event, Request)]>([])
+
+    /// Records `event` of `request`, to be posted on `queue` after the events recorded before.
+    func record(_ event: Event, for request: Request) {
+        let wake = pending.withLock { pending in
+            pending.append((event, request))
+            return pending.count == 1
+        }
+        if wake { queue.async { self.drain() } }
+    }
+
+    private func drain() {
+        var batch: [(Event, Request)] = []
+        while true {
+            pending.withLock { swap(&$0, &batch) }
+            if batch.isEmpty { return }
+            for (event, request) in batch {
+                switch event {
+                case .resume: requestDidResume(request)
+                case .suspend: requestDidSuspend(request)
+                case .cancel: requestDidCancel(request)
+                case .finish: requestDidFinish(request)
+                case .attemptStarted: attemptStarted(request)
+                case .attemptCompleted: attemptCompleted(request)
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
 
     private func post(_ name: Notification.Name, _ request: Request) {
         NotificationCenter.default.post(Notification(name: name, request: request))
@@ -105,6 +151,10 @@ public final class AlamofireNotifications: EventMonitor {
     /// Posts `Request.didResumeTaskNotification`: an attempt's request is final and its
     /// transfer is about to start.
     public func request(_ request: Request, didCreateURLRequest urlRequest: URLRequest) {
+        attemptStarted(request)
+    }
+
+    private func attemptStarted(_ request: Request) {
         let id = ObjectIdentifier(request)
         attempts.withLock { _ = $0.running.insert(id) }
         post(Request.didResumeTaskNotification, request)
@@ -112,6 +162,10 @@ public final class AlamofireNotifications: EventMonitor {
 
     /// Posts `Request.didCompleteTaskNotification`: an attempt completed.
     public func request(_ request: Request, didCompleteAttemptWithError error: AFError?) {
+        attemptCompleted(request)
+    }
+
+    private func attemptCompleted(_ request: Request) {
         let id = ObjectIdentifier(request)
         attempts.withLock { attempts in
             attempts.running.remove(id)

@@ -75,6 +75,7 @@ extension AttemptPipeline {
 
     /// Tells monitors an attempt completed: Salvo's event, then Alamofire's task event.
     func attemptCompleted(_ request: Request, error: AFError?) {
+        request.notify(.attemptCompleted)
         guard let monitor = request.monitor else { return }
         monitor.request(request, didCompleteAttemptWithError: error)
         if monitor.sendsTaskEvents, let task = request.lastTask { monitor.request(request, didCompleteTask: task, with: error) }

@@ -309,6 +309,7 @@ struct AttemptPipeline: Sendable {
             queue.async { request.finish(on: queue) }
             return
         }
+        if !redirectHop { request.notify(.attemptStarted) }
         if let monitor = request.monitor {
             if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
             monitor.request(request, didCreateTransferFor: context.urlRequest)

@@ -191,6 +191,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     }
     /// The session's monitors, combined, as the request was made with them.
     let sessionMonitor: CompositeEventMonitor?
+    /// The session's `AlamofireNotifications`, told of the events they post about.
+    let notifiers: [AlamofireNotifications]
     /// Set once `eventMonitor(_:)` has stored the request's own composite in `extras`.
     let monitorAdded = Atomic<Bool>(false)
     /// The request's own interceptor: the one it was made with, and those `interceptor(_:)`,
@@ -256,6 +258,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         self.underlyingQueue = underlyingQueue
         self.serializationQueue = serializationQueue
         sessionMonitor = eventMonitor
+        notifiers = delegate.notifiers
         initialInterceptor = interceptor
         initialHasInterceptor = interceptor != nil
         sessionHasInterceptor = delegate.hasInterceptor
@@ -355,6 +358,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         switch action {
         case .start:
             monitor?.requestDidResume(self)
+            notify(.resume)
             if let session = delegate {
                 AttemptPipeline(session: session).startAttempt(of: self)
             } else {
@@ -376,6 +380,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             // Set up eagerly: the prepared attempt goes now (a cancel meanwhile abandons it as
             // it is sent). Its task events come from the send, which makes the attempt's task.
             monitor?.requestDidResume(self)
+            notify(.resume)
             let prepared = mutableState.withLock { $0.preparedAttempt.take() }
             if let session = delegate, let prepared {
                 AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest)
@@ -384,18 +389,21 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
             }
         case let .resumeTransfer(transfer):
+            notify(.resume)
             if let monitor {
                 monitor.requestDidResume(self)
                 if transfer != nil, monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didResumeTask: task) }
             }
             if let transfer { delegate?.loop.send(.resume(transfer)) }
         case let .suspendTransfer(transfer):
+            notify(.suspend)
             if let monitor {
                 monitor.requestDidSuspend(self)
                 if transfer != nil, monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didSuspendTask: task) }
             }
             if let transfer { delegate?.loop.send(.pause(transfer)) }
         case let .cancelTransfer(transfer):
+            notify(.cancel)
             if let monitor {
                 monitor.requestDidCancel(self)
                 if monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didCancelTask: task) }
@@ -403,6 +411,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             delegate?.loop.send(.cancel(transfer))
         case .cancelAndFinish:
             monitor?.requestDidCancel(self)
+            notify(.cancel)
             // Nothing is running (never started, set up eagerly and never sent, adapting, or
             // waiting to retry): finish here.
             let queue = mutableState.withLock { $0.deliveryQueue ?? $0.handlers.first?.queue } ?? underlyingQueue
@@ -526,6 +535,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         return self
     }
 
+    /// Tells the session's `AlamofireNotifications` of `event`.
+    func notify(_ event: AlamofireNotifications.Event) {
+        for notifier in notifiers { notifier.record(event, for: self) }
+    }
+
     /// Finishes a request whose first attempt, set up eagerly, waits for a resume that can no
     /// longer send it (its session is going).
     func finishIfPrepared(error: AFError) {
@@ -574,6 +588,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         if let finalProgress { reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) }
         // Monitors hear of the finish before serialization, as in Alamofire.
         monitor?.requestDidFinish(self)
+        notify(.finish)
         handlers.forEach { handler in
             if handler.queue === currentQueue {
                 handler.run()

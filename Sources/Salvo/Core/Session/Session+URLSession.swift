@@ -38,13 +38,14 @@ extension Session {
     ///   - serverTrustManager: Chooses how each HTTPS host's certificate is checked.
     ///   - redirectHandler: Applied to requests without their own. `nil` (follow) by default.
     ///   - cachedResponseHandler: Asked before a response is stored in the cache.
-    ///   - eventMonitors: Receive every request's events. None by default.
+    ///   - eventMonitors: Receive every request's events. `[AlamofireNotifications()]` by
+    ///     default, as in Alamofire.
     public convenience init(session: URLSession, delegate: SessionDelegate, rootQueue: DispatchQueue,
                             startRequestsImmediately: Bool = true, requestSetup: RequestSetup = .lazy,
                             requestQueue: DispatchQueue? = nil,
                             serializationQueue: DispatchQueue? = nil, interceptor: (any RequestInterceptor)? = nil,
                             serverTrustManager: ServerTrustManager? = nil, redirectHandler: (any RedirectHandler)? = nil,
-                            cachedResponseHandler: (any CachedResponseHandler)? = nil, eventMonitors: [any EventMonitor] = []) {
+                            cachedResponseHandler: (any CachedResponseHandler)? = nil, eventMonitors: [any EventMonitor] = [AlamofireNotifications()]) {
         self.init(configuration: session.configuration, delegate: delegate, rootQueue: rootQueue,
                   startRequestsImmediately: startRequestsImmediately, requestSetup: requestSetup, requestQueue: requestQueue,
                   serializationQueue: serializationQueue, interceptor: interceptor, serverTrustManager: serverTrustManager,

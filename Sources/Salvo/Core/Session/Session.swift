@@ -56,10 +56,15 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     let hasInterceptor: Bool
     /// The event monitors, combined (none by default).
     public let eventMonitor: CompositeEventMonitor
-    /// `eventMonitor` when it has monitors: a session without any skips building events.
+    /// The monitors of `eventMonitor` other than `AlamofireNotifications`, when there are any:
+    /// a session without them skips building events.
     let monitor: CompositeEventMonitor?
-    /// What Alamofire's `Session` once added to every session's monitors. A session passes
-    /// them itself when it wants them: `Session(eventMonitors: [AlamofireNotifications()])`.
+    /// The `AlamofireNotifications` among the monitors, told only of the events they post
+    /// about, in batches (see `AlamofireNotifications.record(_:for:)`), so the notifications
+    /// Alamofire posts by default cost a request no events it does not need.
+    let notifiers: [AlamofireNotifications]
+    /// What Alamofire's `Session` once added to every session's monitors; now the default of
+    /// `init`'s `eventMonitors`, as in Alamofire.
     @available(*, deprecated, message: "Use [AlamofireNotifications()] directly.")
     public var defaultEventMonitors: [any EventMonitor] { [AlamofireNotifications()] }
     /// Where handlers that name `.main` run instead, when set: the way to keep a server
@@ -101,7 +106,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     ///   - cachedResponseHandler: Asked before a response is stored in `configuration`'s
     ///     `urlCache`, for requests without their own. `nil` (store what HTTP allows) by
     ///     default.
-    ///   - eventMonitors: Receive every request's events. None by default.
+    ///   - eventMonitors: Receive every request's events. `[AlamofireNotifications()]` by
+    ///     default, as in Alamofire: Alamofire's request notifications are posted.
     ///   - responseQueue: Where handlers that name `.main` run instead. `nil` by default.
     public init(configuration: URLSessionConfiguration = URLSessionConfiguration.af.default,
                 delegate: SessionDelegate = SessionDelegate(),
@@ -115,7 +121,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
                 serverTrustManager: ServerTrustManager? = nil,
                 redirectHandler: (any RedirectHandler)? = nil,
                 cachedResponseHandler: (any CachedResponseHandler)? = nil,
-                eventMonitors: [any EventMonitor] = [],
+                eventMonitors: [any EventMonitor] = [AlamofireNotifications()],
                 responseQueue: DispatchQueue? = nil) {
         sessionConfiguration = configuration
         self.delegate = delegate
@@ -132,7 +138,9 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         self.cachedResponseHandler = cachedResponseHandler
         responseCache = configuration.urlCache.map { ResponseCache(urlCache: $0, sessionPolicy: configuration.requestCachePolicy) }
         eventMonitor = CompositeEventMonitor(monitors: eventMonitors)
-        monitor = eventMonitors.isEmpty ? nil : eventMonitor
+        notifiers = eventMonitors.compactMap { $0 as? AlamofireNotifications }
+        let others = eventMonitors.filter { !($0 is AlamofireNotifications) }
+        monitor = others.isEmpty ? nil : others.count == eventMonitors.count ? eventMonitor : CompositeEventMonitor(monitors: others)
         self.responseQueue = responseQueue
 
         attemptDefaults = AttemptDefaults(configuration: configuration)
