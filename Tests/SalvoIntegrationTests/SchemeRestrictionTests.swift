@@ -59,6 +59,19 @@ final class SchemeRestrictionTests: XCTestCase {
         XCTAssertEqual(urlErrorCode(outcome.value ?? nil), .unsupportedURL)
     }
 
+    /// A request refused before it is sent still reports the request it would have sent, as
+    /// Alamofire's response carries the `URLRequest` whose task failed.
+    func testARefusedRequestStillReportsTheRequestItBuilt() {
+        let session = testSession()
+        let request = session.request("invalid", parameters: ["foo": "bar"])
+        let response = awaitData(request)
+        XCTAssertEqual(urlErrorCode(response.error), .unsupportedURL, String(describing: response.error))
+        XCTAssertEqual(response.request?.url?.absoluteString, "invalid?foo=bar")
+        XCTAssertEqual(response.request?.httpMethod, "GET")
+        XCTAssertEqual(request.request, response.request)
+        XCTAssertNil(response.response)
+    }
+
     func testAnEmptyAuthorityIsAnInvalidURL() {
         let session = testSession()
         let response = awaitData(session.request("http:///ok"))

@@ -214,9 +214,16 @@ struct AttemptPipeline: Sendable {
 
     /// Ends a request whose attempt fails before anything is sent; a redirect hop's attempt had
     /// a transfer, whose completion the delegate is told of, as of any attempt's.
-    private func failBeforeSending(_ request: Request, error: AFError, redirectHop: Bool, queue: DispatchQueue) {
+    /// A first hop that is refused (a URL Salvo does not fetch, a header it will not send) is
+    /// recorded unsent, so the request and its response still report the `URLRequest` it
+    /// would have sent, as Alamofire's report the request whose task failed.
+    private func failBeforeSending(_ request: Request, error: AFError, redirectHop: Bool, queue: DispatchQueue,
+                                   spec: RequestSpec, urlRequest: URLRequest?) {
         if redirectHop, let context = request.mutableState.withLock({ $0.contexts.last }) {
             reportCompletion(request, error: error, context: context)
+        } else if !redirectHop {
+            let unsent = ResponseContext(spec: spec, urlRequest: urlRequest, sent: false)
+            request.mutableState.withLock { $0.contexts.append(unsent) }
         }
         queue.async { request.finish(on: queue, error: error) }
     }
@@ -246,7 +253,7 @@ struct AttemptPipeline: Sendable {
         }
         if let failure = defaults.headerFailure
             ?? WireCheck.failure(method: spec.method, headers: spec.headers, originKey: hostKey, url: urlString) {
-            failBeforeSending(request, error: failure, redirectHop: redirectHop, queue: queue)
+            failBeforeSending(request, error: failure, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest)
             return
         }
         var trust: TLSTrust?
@@ -254,7 +261,7 @@ struct AttemptPipeline: Sendable {
             do {
                 trust = try ServerTrustEvaluation.tlsTrust(forHost: spec.url.host ?? "", manager: manager)
             } catch {
-                failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue)
+                failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest)
                 return
             }
         }
