@@ -316,6 +316,22 @@ final class DownloadConcurrencyTests: XCTestCase {
         if let other = await task.response.fileURL { try? FileManager.default.removeItem(at: other) }
     }
 
+    /// Any `ResponseSerializer` serializes a download, its static members included, as in
+    /// Alamofire: `serializingDownload(using: .data)`, `.string`.
+    func testSerializingDownloadTakesAnyResponseSerializer() async throws {
+        let session = testSession()
+        let url = try TestServers.shared.url(.nginx, "/small")
+        let original = try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small"))
+        let task = session.download(url).serializingDownload(using: .data)
+        let data = try await task.value
+        XCTAssertEqual(data, original)
+        if let file = await task.response.fileURL { try? FileManager.default.removeItem(at: file) }
+        let textTask = session.download(url).serializingDownload(using: .string)
+        let text = try await textTask.value
+        XCTAssertEqual(text, String(decoding: original, as: UTF8.self))
+        if let file = await textTask.response.fileURL { try? FileManager.default.removeItem(at: file) }
+    }
+
     func testModuleLevelDownloadAndUpload() async throws {
         let fileURL = try await Salvo.download(try TestServers.shared.url(.nginx, "/small")).serializingDownloadedFileURL().value
         try? FileManager.default.removeItem(at: fileURL)

@@ -140,6 +140,20 @@ extension DownloadRequest {
                             automaticallyCancelling: shouldAutomaticallyCancel)
     }
 
+    /// Makes a `DownloadTask` that awaits the download serialized by a `ResponseSerializer`,
+    /// so that the serializers' static members resolve: `serializingDownload(using: .data)`.
+    ///
+    /// - Parameters:
+    ///   - serializer: The serializer.
+    ///   - shouldAutomaticallyCancel: Whether cancelling the awaiting Swift task cancels the
+    ///     download. `true` by default.
+    /// - Returns: The `DownloadTask`.
+    public func serializingDownload<Serializer: ResponseSerializer>(using serializer: Serializer,
+                                                                    automaticallyCancelling shouldAutomaticallyCancel: Bool = true)
+        -> DownloadTask<Serializer.SerializedObject> {
+        downloadTask(using: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
     /// Makes a `DownloadTask` that awaits the download serialized by `serializer`.
     ///
     /// The handler that runs the serializer is added now, so with `startRequestsImmediately`
@@ -152,6 +166,12 @@ extension DownloadRequest {
     /// - Returns: The `DownloadTask`.
     public func serializingDownload<Serializer: DownloadResponseSerializerProtocol>(using serializer: Serializer,
                                                                                    automaticallyCancelling shouldAutomaticallyCancel: Bool = true)
+        -> DownloadTask<Serializer.SerializedObject> {
+        downloadTask(using: serializer, automaticallyCancelling: shouldAutomaticallyCancel)
+    }
+
+    private func downloadTask<Serializer: DownloadResponseSerializerProtocol>(using serializer: Serializer,
+                                                                             automaticallyCancelling shouldAutomaticallyCancel: Bool)
         -> DownloadTask<Serializer.SerializedObject> {
         let future = ResponseFuture<AFDownloadResponse<Serializer.SerializedObject>>()
         let queue = delegate?.handlerQueue(serializationQueue) ?? serializationQueue
