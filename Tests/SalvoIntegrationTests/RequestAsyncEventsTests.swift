@@ -162,6 +162,22 @@ final class RequestAsyncEventsTests: XCTestCase {
         XCTAssertEqual(received.map(\.statusCode), [200])
     }
 
+    /// A GET sends no body: its upload progress yields nothing, as URLSession reports none;
+    /// its download progress ends at 1.
+    func testAGetsUploadProgressYieldsNothing() async throws {
+        let session = testSession()
+        defer { withExtendedLifetime(session) {} }
+        let request = session.request(try TestServers.shared.url(.nginx, "/small"))
+        let upload = request.uploadProgress()
+        let download = request.downloadProgress()
+        let response = await request.serializingData().response
+        XCTAssertNil(response.error)
+        let sent = try await collect(upload)
+        let received = try await collect(download)
+        XCTAssertEqual(sent.map(\.fractionCompleted), [])
+        XCTAssertEqual(received.last?.fractionCompleted, 1.0)
+    }
+
     // MARK: Ending
 
     func testSequencesOfACancelledRequestFinish() async throws {

@@ -97,7 +97,11 @@ extension Request {
     /// Called once, from `finish`: a handler on `currentQueue` is called here, at once, and
     /// one on another queue is queued now, ahead of the response handlers queued after it.
     func reportFinalProgress(_ channels: ProgressChannels, metrics: TransferMetrics?, on currentQueue: DispatchQueue?) {
-        channels.upload?.finish(completed: metrics?.bytesSent ?? 0, inlineOn: currentQueue)
+        // No body sent, no upload progress: URLSession reports none for a GET, nor for an
+        // empty body.
+        if let upload = channels.upload, let sent = metrics?.bytesSent, sent > 0 {
+            upload.finish(completed: sent, inlineOn: currentQueue)
+        }
         if let download = channels.download {
             let bytes = (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
             download.finish(completed: bytes, inlineOn: currentQueue)
