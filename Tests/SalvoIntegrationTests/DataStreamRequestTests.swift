@@ -314,4 +314,75 @@ final class DataStreamTaskTests: XCTestCase {
         }
         XCTAssertTrue(completion.error?.isExplicitlyCancelledError == true, String(describing: completion.error))
     }
+
+    /// `stream.token.cancel()` cancels the request, which ends with `explicitlyCancelled`, as
+    /// `stream.cancel()` does.
+    func testCancellingThroughTheTokenEndsExplicitlyCancelled() throws {
+        let session = testSession()
+        let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=100&interval=50"))
+        let done = expectation(description: "complete")
+        let error = Box<AFError>()
+        let token = Box<DataStreamRequest.CancellationToken>()
+        request.responseStream(on: DispatchQueue(label: "stream")) { stream in
+            switch stream.event {
+            case .stream: token.set(stream.token)
+            case let .complete(completion):
+                if let failure = completion.error { error.set(failure) }
+                done.fulfill()
+            }
+        }
+        // From outside the handler, once a chunk has come.
+        let deadline = Date().addingTimeInterval(30)  // a bound against a hang, not a measure
+        while token.value == nil, Date() < deadline { usleep(5_000) }
+        token.value?.cancel()
+        wait(for: [done], timeout: 30)
+        XCTAssertTrue(error.value?.isExplicitlyCancelledError == true, String(describing: error.value))
+        XCTAssertTrue(request.isCancelled)
+    }
+
+    /// A `DataStreamTask` cancelled straight after its first value yields no further value,
+    /// and its request ends cancelled.
+    func testAStreamTaskCancelledAfterItsFirstValueYieldsNoMore() async throws {
+        for _ in 0..<4 {
+            let session = testSession()
+            let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=20&interval=10&size=2000"))
+            let task = request.streamTask()
+            var values = 0
+            var completion: DataStreamRequest.Completion?
+            for await stream in task.streamingData() {
+                switch stream.event {
+                case .stream:
+                    values += 1
+                    if values == 1 { task.cancel() }
+                case let .complete(ended):
+                    completion = ended
+                }
+            }
+            XCTAssertEqual(values, 1)
+            XCTAssertEqual(completion?.error?.isExplicitlyCancelledError, true, String(describing: completion?.error))
+            XCTAssertTrue(request.isCancelled)
+            withExtendedLifetime(session) {}
+        }
+    }
+
+    /// An awaited stream whose serializer fails, with `automaticallyCancelOnStreamError`, ends
+    /// `explicitlyCancelled`, as the handler form does.
+    func testAnAwaitedStreamWhoseSerializerFailsEndsCancelledWhenAsked() async throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        let session = testSession()
+        let request = session.streamRequest(try TestServers.shared.url(.fault, "/slow-body?chunks=50&interval=20&size=100"),
+                                            automaticallyCancelOnStreamError: true)
+        var failures = 0
+        var completion: DataStreamRequest.Completion?
+        for await stream in request.streamTask().streamingResponses(serializedUsing: DecodableStreamSerializer<Item>()) {
+            switch stream.event {
+            case let .stream(result): if case .failure = result { failures += 1 }
+            case let .complete(ended): completion = ended
+            }
+        }
+        XCTAssertGreaterThan(failures, 0)
+        XCTAssertEqual(completion?.error?.isExplicitlyCancelledError, true, String(describing: completion?.error))
+        XCTAssertTrue(request.isCancelled)
+        withExtendedLifetime(session) {}
+    }
 }

@@ -146,9 +146,16 @@ extension DataStreamRequest {
             let token = CancellationToken(request: self)
             // A serial queue of its own keeps the events in order before they are buffered.
             let queue = DispatchQueue(label: "org.salvo.stream-task", target: serializationQueue)
-            streams.addConsumer(queue: queue) { data, done in
+            streams.addConsumer(queue: queue) { [weak self] data, done in
                 var events: [Stream<Success, Failure>] = []
-                transform.transform(data) { events.append(Stream(event: .stream($0), token: token)) }
+                var failed = false
+                transform.transform(data) { result in
+                    if case .failure = result { failed = true }
+                    events.append(Stream(event: .stream(result), token: token))
+                }
+                // As the handler form does: a chunk the serializer could not read cancels the
+                // request when asked to; the sequence still yields the failure.
+                if failed, let self, automaticallyCancelOnStreamError { cancel() }
                 guard !events.isEmpty else { return done() }
                 for (index, event) in events.enumerated() {
                     let release = index == events.count - 1 ? done : nil
