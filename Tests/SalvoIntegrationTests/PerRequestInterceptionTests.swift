@@ -14,7 +14,10 @@ import SalvoTestSupport
 final class PerRequestInterceptionTests: XCTestCase {
     private let queue = DispatchQueue(label: "test.per-request-interception.responses")
 
-    func testAddedAdaptersRunAfterTheRequestsOwnAndBeforeTheSessions() throws {
+    /// The session's adapter runs first; an adapter added to a request whose own interceptor
+    /// is a lone adapter runs before it (Alamofire splits it so), and an interceptor added
+    /// after that runs last.
+    func testTheSessionsAdapterRunsFirstThenTheRequestsInAlamofiresOrder() throws {
         let session = Session(interceptor: orderAdapter("session"), responseQueue: queue)
         let url = try TestServers.shared.url(.httpbin, "/headers")
         let done = expectation(description: "response")
@@ -23,7 +26,7 @@ final class PerRequestInterceptionTests: XCTestCase {
             .interceptor(orderAdapter("interceptor"))
         request.validate().responseData { response in
             XCTAssertNil(response.error)
-            XCTAssertEqual(echoedHeaders(response.data)["X-Order"], "factory,adapter,interceptor,session")
+            XCTAssertEqual(echoedHeaders(response.data)["X-Order"], "session,adapter,factory,interceptor")
             done.fulfill()
         }
         withExtendedLifetime(session) { wait(for: [done], timeout: 10) }

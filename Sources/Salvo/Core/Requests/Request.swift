@@ -196,8 +196,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
     /// Set once `eventMonitor(_:)` has stored the request's own composite in `extras`.
     let monitorAdded = Atomic<Bool>(false)
     /// The request's own interceptor: the one it was made with, and those `interceptor(_:)`,
-    /// `adapt(using:)` and `retry(using:)` added after it. It adapts before the session's
-    /// interceptor and is asked about retries before it.
+    /// `adapt(using:)` and `retry(using:)` added after it. It adapts after the session's
+    /// interceptor and is asked about retries after it, as in Alamofire 5.10 and later.
     public var interceptor: (any RequestInterceptor)? {
         interceptorAdded.load(ordering: .acquiring) ? mutableState.withLock { $0.addedInterceptor } : initialInterceptor
     }
