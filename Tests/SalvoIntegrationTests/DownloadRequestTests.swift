@@ -332,21 +332,6 @@ final class DownloadConcurrencyTests: XCTestCase {
         if let file = await textTask.response.fileURL { try? FileManager.default.removeItem(at: file) }
     }
 
-    /// A download's progress closure, on its default queue, has reported the whole file by
-    /// the time the awaited response returns, as with Alamofire.
-    func testDownloadProgressReachesOneBeforeTheAwaitedResponse() async throws {
-        let session = Session()
-        let url = try TestServers.shared.url(.nginx, "/100k.bin")
-        let fractions = Box<[Double]>()
-        fractions.set([])
-        let task = session.download(url)
-            .downloadProgress { progress in fractions.set((fractions.value ?? []) + [progress.fractionCompleted]) }
-            .serializingDownloadedFileURL()
-        let fileURL = try await task.value
-        defer { try? FileManager.default.removeItem(at: fileURL) }
-        XCTAssertEqual(fractions.value?.last, 1.0, "\(fractions.value ?? [])")
-    }
-
     func testModuleLevelDownloadAndUpload() async throws {
         let fileURL = try await Salvo.download(try TestServers.shared.url(.nginx, "/small")).serializingDownloadedFileURL().value
         try? FileManager.default.removeItem(at: fileURL)
