@@ -125,4 +125,68 @@ final class RequestSetupTests: XCTestCase {
         XCTAssertEqual(response.response?.statusCode, 200)
         XCTAssertEqual(calls.values.count, 1)
     }
+
+    /// Eager, never resumed: as in Alamofire, the request and its task exist after set-up,
+    /// so `cURLDescription`, `onURLRequestCreation` and `onURLSessionTaskCreation` answer,
+    /// both those added before the set-up and those added after it, and `request` is the
+    /// adapted request.
+    func testAnEagerRequestDescribesItselfWithoutAResume() throws {
+        let session = session(.eager)
+        let calls = Collector<Int>()
+        let url = try TestServers.shared.url(.httpbin, "/post")
+        let early = expectation(description: "cURL handler added before the set-up")
+        let onRequest = expectation(description: "onURLRequestCreation")
+        let onTask = expectation(description: "onURLSessionTaskCreation")
+        let descriptions = Collector<String>()
+        let request = session.request(url, method: .post, parameters: ["a": "1"], encoding: JSONEncoding.default,
+                                      interceptor: countingAdapter(calls))
+            .cURLDescription(on: .global()) { descriptions.append($0); early.fulfill() }
+            .onURLRequestCreation(on: .global()) { _ in onRequest.fulfill() }
+            .onURLSessionTaskCreation(on: .global()) { _ in onTask.fulfill() }
+        wait(for: [early, onRequest, onTask], timeout: 10)
+        let late = expectation(description: "cURL handler added after the set-up")
+        request.cURLDescription(on: .global()) { descriptions.append($0); late.fulfill() }
+        wait(for: [late], timeout: 10)
+        XCTAssertEqual(calls.values.count, 1)
+        XCTAssertTrue(request.isInitialized)
+        XCTAssertEqual(request.request?.headers["X-Adapted"], "yes")
+        XCTAssertEqual(request.task?.state, .suspended)
+        XCTAssertEqual(descriptions.values.count, 2)
+        for description in descriptions.values {
+            XCTAssertTrue(description.contains("-X POST"), description)
+            XCTAssertTrue(description.contains("X-Adapted: yes"), description)
+            XCTAssertTrue(description.contains(#"-d "{\"a\":\"1\"}""#), description)
+        }
+        // Sent on its resume, once, with the same task.
+        let task = request.task
+        let response = awaitData(request.resume())
+        XCTAssertEqual(response.response?.statusCode, 200)
+        XCTAssertTrue(request.task === task)
+        XCTAssertEqual(request.requests.count, 1)
+        XCTAssertEqual(calls.values.count, 1)
+    }
+
+    /// Eager, never resumed: monitors hear of the task at set-up; a request cancelled from
+    /// that event, many times over, gets one cancel and one task cancel, and ends cancelled.
+    func testAnEagerRequestsTaskIsAnnouncedAndCancelledOnce() throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let created = expectation(description: "didCreateTask")
+        let cancels = Collector<String>()
+        monitor.requestDidCreateTask = { request, _ in
+            for _ in 0..<100 { request.cancel() }
+            created.fulfill()
+        }
+        monitor.requestDidCancel = { _ in cancels.append("request") }
+        monitor.requestDidCancelTask = { _, _ in cancels.append("task") }
+        let session = Session(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor],
+                              responseQueue: DispatchQueue(label: "test.responses"))
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get"))
+        wait(for: [created], timeout: 10)
+        let response = awaitData(request)
+        XCTAssertEqual(response.error?.isExplicitlyCancelledError, true, String(describing: response.error))
+        monitor.queue.sync {}
+        XCTAssertEqual(cancels.values.sorted(), ["request", "task"])
+        XCTAssertTrue(request.isCancelled)
+        XCTAssertEqual(request.task?.state, .canceling)
+    }
 }

@@ -158,57 +158,88 @@ struct AttemptPipeline: Sendable {
     ///   the one `Request.request` reports, as with URLSession's original request.
     /// - Parameter resourceLeft: For a redirect hop, what is left of the session's resource
     ///   timeout; `nil` for all of it.
+    /// - Parameter prepared: The context an eager request's attempt was announced with at
+    ///   set-up, now sent.
     func send(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool = false,
-              resourceLeft: TimeInterval? = nil) {
-        if !redirectHop, session.requestSetup == .eager, holdsPreparedAttempt(request, spec: spec, urlRequest: urlRequest) {
+              resourceLeft: TimeInterval? = nil, prepared: ResponseContext? = nil) {
+        if !redirectHop, prepared == nil, session.requestSetup == .eager,
+           holdsPreparedAttempt(request, spec: spec, urlRequest: urlRequest) {
             return
         }
         if let cache = session.responseCache, spec.method == .get, request.attemptHooks == nil,
            request is DataRequest, !(request is UploadRequest) {
-            return sendThroughCache(cache, request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+            return sendThroughCache(cache, request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                                    prepared: prepared)
         }
         if let adjusted = request.attemptHooks?.attemptSpec(spec) {
             // Hooks change headers only: the caller's (or adapter's) URLRequest keeps its other
             // properties, and without one the spec's is built when asked for.
             var described = urlRequest
             described?.headers = adjusted.headers
-            sendAttempt(request, spec: adjusted, urlRequest: described, redirectHop: redirectHop, resourceLeft: resourceLeft)
+            sendAttempt(request, spec: adjusted, urlRequest: described, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                        prepared: prepared)
         } else {
-            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                        prepared: prepared)
         }
     }
 
     /// An eager session's request, built and adapted before anyone resumed it: the attempt
     /// waits in the request for its first resume, which sends it (so the credential, handlers,
     /// cache lookup and a download's file are all taken at the send, as for a lazy request).
+    /// As in Alamofire, its request and task exist from now on: monitors hear
+    /// `didCreateURLRequest` and `didCreateTask`, and the `cURLDescription`,
+    /// `onURLRequestCreation` and `onURLSessionTaskCreation` handlers are called.
     private func holdsPreparedAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) -> Bool {
-        request.mutableState.withLock { state in
-            guard case .hold = state.lifecycle.attemptPrepared() else { return false }
-            state.preparedAttempt = (spec, urlRequest)
-            return true
+        let context = ResponseContext(spec: spec, urlRequest: urlRequest, sent: false, prepared: true)
+        typealias Handlers = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
+                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?,
+                              onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
+        let held = request.mutableState.withLock { state -> Handlers? in
+            guard case .hold = state.lifecycle.attemptPrepared() else { return nil }
+            state.preparedAttempt = (spec, urlRequest, context)
+            state.contexts.append(context)
+            guard let extras = state.extras else { return (nil, nil, nil) }
+            return (extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler)
         }
+        guard let handlers = held else { return false }
+        if let monitor = request.monitor {
+            monitor.request(request, didCreateURLRequest: context.urlRequest)
+            if monitor.sendsTaskEvents { monitor.request(request, didCreateTask: request.task(for: context)) }
+        }
+        if let cURL = handlers.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
+        if let onRequest = handlers.onRequest {
+            let urlRequest = context.urlRequest
+            onRequest.queue.async { onRequest.handler(urlRequest) }
+        }
+        if let onTask = handlers.onTask {
+            let task = request.task(for: context)
+            onTask.queue.async { onTask.handler(task) }
+        }
+        return true
     }
 
     /// A `GET` data request with a cache: answered from it, sent with its conditions, or sent.
     private func sendThroughCache(_ cache: ResponseCache, _ request: Request, spec: RequestSpec, urlRequest: URLRequest?,
-                                  redirectHop: Bool, resourceLeft: TimeInterval?) {
+                                  redirectHop: Bool, resourceLeft: TimeInterval?, prepared: ResponseContext?) {
         let original = urlRequest ?? spec.urlRequest
         switch cache.lookup(original, headers: spec.headers, header: { sentHeader($0, spec: spec) }) {
         case .load:
-            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft)
+            sendAttempt(request, spec: spec, urlRequest: urlRequest, redirectHop: redirectHop, resourceLeft: resourceLeft,
+                        prepared: prepared)
         case .unavailable:
             // `returnCacheDataDontLoad` with nothing stored, as URLSession fails it.
             let queue = request.mutableState.withLock { $0.deliveryQueue } ?? request.underlyingQueue
             queue.async { request.finish(on: queue, error: .sessionTaskFailed(error: URLError(.resourceUnavailable))) }
         case let .serve(entry):
             sendAttempt(request, spec: spec, urlRequest: original, redirectHop: redirectHop, resourceLeft: resourceLeft,
-                        cacheEntry: entry, servedFromCache: true)
+                        prepared: prepared, cacheEntry: entry, servedFromCache: true)
         case let .revalidate(entry, conditions):
             var conditional = spec
             for condition in conditions { conditional.headers.update(name: condition.name, value: condition.value) }
             // The request reported stays the caller's; only the one sent carries the conditions.
             sendAttempt(request, spec: conditional, urlRequest: original, redirectHop: redirectHop, resourceLeft: resourceLeft,
-                        cacheEntry: entry)
+                        prepared: prepared, cacheEntry: entry)
         }
     }
 
@@ -218,10 +249,10 @@ struct AttemptPipeline: Sendable {
     /// recorded unsent, so the request and its response still report the `URLRequest` it
     /// would have sent, as Alamofire's report the request whose task failed.
     private func failBeforeSending(_ request: Request, error: AFError, redirectHop: Bool, queue: DispatchQueue,
-                                   spec: RequestSpec, urlRequest: URLRequest?) {
+                                   spec: RequestSpec, urlRequest: URLRequest?, prepared: ResponseContext? = nil) {
         if redirectHop, let context = request.mutableState.withLock({ $0.contexts.last }) {
             reportCompletion(request, error: error, context: context)
-        } else if !redirectHop {
+        } else if !redirectHop && prepared == nil {
             let unsent = ResponseContext(spec: spec, urlRequest: urlRequest, sent: false)
             request.mutableState.withLock { $0.contexts.append(unsent) }
         }
@@ -237,11 +268,14 @@ struct AttemptPipeline: Sendable {
     }
 
     private func sendAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?, redirectHop: Bool,
-                             resourceLeft: TimeInterval?, cacheEntry: CachedURLResponse? = nil, servedFromCache: Bool = false) {
+                             resourceLeft: TimeInterval?, prepared: ResponseContext? = nil, cacheEntry: CachedURLResponse? = nil,
+                             servedFromCache: Bool = false) {
         let hooks = request.attemptHooks
         let origin = redirectHop ? request.mutableState.withLock({ $0.contexts.last }).map { $0.origin ?? $0 } : nil
-        let context = ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin, cacheEntry: cacheEntry,
-                                      servedFromCache: servedFromCache)
+        // An eager request's prepared attempt keeps its context (its task was handed out at
+        // set-up), unless the cache changes what the attempt is.
+        let context = prepared.flatMap { cacheEntry == nil && $0.spec.urlString == spec.urlString ? $0 : nil }
+            ?? ResponseContext(spec: spec, urlRequest: urlRequest, origin: origin, cacheEntry: cacheEntry, servedFromCache: servedFromCache)
         let urlString = spec.urlString
         let hostKey = defaults.originKeys.key(of: urlString)
         // One lock: take the delivery queue and the hooks the transfer needs.
@@ -253,7 +287,8 @@ struct AttemptPipeline: Sendable {
         }
         if let failure = defaults.headerFailure
             ?? WireCheck.failure(method: spec.method, headers: spec.headers, originKey: hostKey, url: urlString) {
-            failBeforeSending(request, error: failure, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest)
+            failBeforeSending(request, error: failure, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest,
+                              prepared: prepared)
             return
         }
         var trust: TLSTrust?
@@ -261,7 +296,8 @@ struct AttemptPipeline: Sendable {
             do {
                 trust = try ServerTrustEvaluation.tlsTrust(forHost: spec.url.host ?? "", manager: manager)
             } catch {
-                failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest)
+                failBeforeSending(request, error: error, redirectHop: redirectHop, queue: queue, spec: spec, urlRequest: urlRequest,
+                                  prepared: prepared)
                 return
             }
         }
@@ -303,11 +339,16 @@ struct AttemptPipeline: Sendable {
             if paused { transfer.startsSuspended() }
             if redirectHop {
                 state.contexts.replaceLast(context)
+            } else if let prepared {
+                // Already recorded at set-up: now sent (or replaced by what the cache made of it).
+                if prepared === context { context.markSent() } else { state.contexts.replaceLast(context) }
+                state.redirectTime = 0
             } else {
                 state.contexts.append(context)
                 state.redirectTime = 0
             }
-            guard !redirectHop, let extras = state.extras else { return (nil, paused) }
+            // A prepared attempt's handlers were called at set-up.
+            guard !redirectHop, prepared == nil, let extras = state.extras else { return (nil, paused) }
             return ((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler), paused)
         }
         guard let (announce, startsPaused) = accepted else {
@@ -318,11 +359,11 @@ struct AttemptPipeline: Sendable {
         }
         if !redirectHop { request.notify(.attemptStarted) }
         if let monitor = request.monitor {
-            if !redirectHop { monitor.request(request, didCreateURLRequest: context.urlRequest) }
+            if !redirectHop && prepared == nil { monitor.request(request, didCreateURLRequest: context.urlRequest) }
             monitor.request(request, didCreateTransferFor: context.urlRequest)
             if !redirectHop && monitor.sendsTaskEvents {
                 let task = request.task(for: context)
-                monitor.request(request, didCreateTask: task)
+                if prepared == nil { monitor.request(request, didCreateTask: task) }
                 if !startsPaused { monitor.request(request, didResumeTask: task) }
             }
         }

@@ -22,12 +22,24 @@ final class ResponseContext: Sendable {
         var task: URLSessionTask?
     }
 
+    /// Records that a prepared attempt was handed to the engine.
+    func markSent() {
+        sent.store(true, ordering: .releasing)
+    }
+
     let spec: RequestSpec
     /// For a redirect hop, the context of the attempt's first request.
     let origin: ResponseContext?
     /// Whether the request went to the engine; `false` for one an adapter failed to adapt,
-    /// which is recorded so that the request and its response still report it.
-    let wasSent: Bool
+    /// which is recorded so that the request and its response still report it, and for an
+    /// eager request's attempt until its first resume sends it.
+    var wasSent: Bool { sent.load(ordering: .acquiring) }
+    private let sent: Atomic<Bool>
+    /// Whether this is an eager request's attempt, made (its `URLRequest` and task announced)
+    /// at set-up, before the first resume sends it.
+    let isPrepared: Bool
+    /// Whether the attempt's request exists for its handlers and task: sent, or prepared.
+    var isCreated: Bool { isPrepared || wasSent }
     /// The stored response the session's cache served or is revalidating, if any.
     let cacheEntry: CachedURLResponse?
     /// Whether `cacheEntry` answered the attempt without anything being sent.
@@ -35,10 +47,11 @@ final class ResponseContext: Sendable {
     private let state: Mutex<State>
 
     init(spec: RequestSpec, urlRequest: URLRequest?, head: ResponseHead? = nil, origin: ResponseContext? = nil, sent: Bool = true,
-         cacheEntry: CachedURLResponse? = nil, servedFromCache: Bool = false) {
+         prepared: Bool = false, cacheEntry: CachedURLResponse? = nil, servedFromCache: Bool = false) {
         self.spec = spec
         self.origin = origin
-        wasSent = sent
+        self.sent = Atomic(sent)
+        isPrepared = prepared
         self.cacheEntry = cacheEntry
         self.servedFromCache = servedFromCache
         state = Mutex(State(head: head, metrics: nil, request: urlRequest, response: nil))

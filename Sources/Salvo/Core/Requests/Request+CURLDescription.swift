@@ -77,7 +77,7 @@ extension Request {
         // Kept (the last one given, as in Alamofire) and called again for every later attempt.
         let sent = mutableState.withLock { state -> Bool in
             state.cURLHandler = (queue, handler)
-            return state.contexts.elements.contains { $0.wasSent }
+            return state.contexts.elements.contains { $0.isCreated }
         }
         if sent { queue.async { handler(self.cURLDescription()) } }
         return self

@@ -45,18 +45,24 @@ extension Request {
             state.taskCreationHandler = (queue, handler)
             return state.contexts.last
         }
-        if let last, last.wasSent {
+        if let last, last.isCreated {
             let task = task(for: last.origin ?? last)
             queue.async { handler(task) }
         }
         return self
     }
 
-    /// The first context of each attempt sent, in order.
+    /// The first context of each attempt sent (or prepared, for an eager request), in order.
     private var attemptAnchors: [ResponseContext] {
         mutableState.withLock { $0.contexts.elements }.compactMap { context in
-            context.wasSent ? context.origin ?? context : nil
+            context.isCreated ? context.origin ?? context : nil
         }
+    }
+
+    /// The task of an eager request's attempt made at set-up and not sent yet, if any.
+    var preparedTask: URLSessionTask? {
+        guard let last = mutableState.withLock({ $0.contexts.last }), last.isPrepared, !last.wasSent else { return nil }
+        return task(for: last)
     }
 
     /// The task of the attempt whose first context is `anchor`.

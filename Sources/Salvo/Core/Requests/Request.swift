@@ -87,7 +87,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var serializations: [any HandlerSerializing] = []
             /// The first attempt of a request set up eagerly, built and adapted, waiting for
             /// the first resume (see `Session.RequestSetup.eager`).
-            var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?)?
+            var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?, context: ResponseContext)?
         }
 
         /// Writes one field of `extras`, creating the record only for a value worth keeping.
@@ -101,7 +101,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             }
         }
 
-        var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?)? {
+        var preparedAttempt: (spec: RequestSpec, urlRequest: URLRequest?, context: ResponseContext)? {
             get { extras?.preparedAttempt }
             set { setExtra(\.preparedAttempt, newValue, isEmpty: newValue == nil) }
         }
@@ -383,7 +383,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             notify(.resume)
             let prepared = mutableState.withLock { $0.preparedAttempt.take() }
             if let session = delegate, let prepared {
-                AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest)
+                AttemptPipeline(session: session).send(self, spec: prepared.spec, urlRequest: prepared.urlRequest,
+                                                       prepared: prepared.context)
             } else {
                 let queue = mutableState.withLock { $0.deliveryQueue } ?? underlyingQueue
                 queue.async { self.finish(on: queue, error: .sessionDeinitialized) }
@@ -399,7 +400,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             notify(.suspend)
             if let monitor {
                 monitor.requestDidSuspend(self)
-                if transfer != nil, monitor.sendsTaskEvents, let task = lastTask { monitor.request(self, didSuspendTask: task) }
+                if monitor.sendsTaskEvents, let task = transfer != nil ? lastTask : preparedTask {
+                    monitor.request(self, didSuspendTask: task)
+                }
             }
             if let transfer { delegate?.loop.send(.pause(transfer)) }
         case let .cancelTransfer(transfer):
@@ -410,7 +413,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             }
             delegate?.loop.send(.cancel(transfer))
         case .cancelAndFinish:
-            monitor?.requestDidCancel(self)
+            if let monitor {
+                monitor.requestDidCancel(self)
+                // An eager request's task, made at set-up, is cancelled with it.
+                if monitor.sendsTaskEvents, let task = preparedTask { monitor.request(self, didCancelTask: task) }
+            }
             notify(.cancel)
             // Nothing is running (never started, set up eagerly and never sent, adapting, or
             // waiting to retry): finish here.
@@ -577,7 +584,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 state.extras?.serializations = []
             }
             // A request that never got as far as sending still answers its cURL handler once.
-            return (state.handlers, state.finishHandlers, state.contexts.elements.contains { $0.wasSent } ? nil : state.cURLHandler)
+            return (state.handlers, state.finishHandlers, state.contexts.elements.contains { $0.isCreated } ? nil : state.cURLHandler)
         }
         guard let (handlers, finishHandlers, unsentCURLHandler) = taken else { return }
         delegate?.activeRequests.remove(self)

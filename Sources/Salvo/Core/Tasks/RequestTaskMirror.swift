@@ -38,7 +38,7 @@ final class RequestTaskMirror: Sendable {
         return (last.origin ?? last) === anchor
     }
 
-    var originalRequest: URLRequest? { anchor.flatMap { $0.wasSent ? $0.urlRequest : nil } }
+    var originalRequest: URLRequest? { anchor.flatMap { $0.isCreated ? $0.urlRequest : nil } }
     var currentRequest: URLRequest? { current?.urlRequest }
     var response: URLResponse? { current?.httpResponse }
     var bytesReceived: Int64 { current?.metrics?.bytesReceived ?? 0 }
@@ -54,6 +54,15 @@ final class RequestTaskMirror: Sendable {
     var state: URLSessionTask.State {
         guard let request else { return .completed }
         if !isLastAttempt || current?.metrics != nil { return .completed }
+        if let anchor, !anchor.wasSent {
+            // Made at set-up by an eager session and not sent: suspended, as URLSession's task
+            // is until resumed.
+            switch request.state {
+            case .cancelled: return .canceling
+            case .finished: return .completed
+            default: return .suspended
+            }
+        }
         switch request.state {
         case .initialized, .resumed: return .running
         case .suspended: return .suspended
