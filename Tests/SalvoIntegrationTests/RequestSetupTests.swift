@@ -189,4 +189,28 @@ final class RequestSetupTests: XCTestCase {
         XCTAssertTrue(request.isCancelled)
         XCTAssertEqual(request.task?.state, .canceling)
     }
+
+    /// Eager, never resumed: suspended many times from its task's creation, it gets one
+    /// suspend and one task suspend; resumed, it is sent once.
+    func testAnEagerRequestSuspendedManyTimesGetsOneSuspendPair() throws {
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        let created = expectation(description: "didCreateTask")
+        let events = Collector<String>()
+        monitor.requestDidCreateTask = { request, _ in
+            for _ in 0..<100 { request.suspend() }
+            created.fulfill()
+        }
+        monitor.requestDidSuspend = { _ in events.append("suspend") }
+        monitor.requestDidSuspendTask = { _, _ in events.append("suspendTask") }
+        let session = Session(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor],
+                              responseQueue: DispatchQueue(label: "test.responses"))
+        let request = session.request(try TestServers.shared.url(.httpbin, "/get"))
+        wait(for: [created], timeout: 10)
+        XCTAssertTrue(request.isSuspended)
+        XCTAssertEqual(request.task?.state, .suspended)
+        let response = awaitData(request.resume())
+        XCTAssertEqual(response.response?.statusCode, 200)
+        monitor.queue.sync {}
+        XCTAssertEqual(events.values, ["suspend", "suspendTask"])
+    }
 }
