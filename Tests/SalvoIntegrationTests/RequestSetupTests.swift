@@ -213,4 +213,31 @@ final class RequestSetupTests: XCTestCase {
         monitor.queue.sync {}
         XCTAssertEqual(events.values, ["suspend", "suspendTask"])
     }
+
+    /// Eager downloads and uploads are adapted and described at set-up too, and sent on their
+    /// first resume.
+    func testEagerDownloadsAndUploadsAreSetUpBeforeTheirResume() throws {
+        let session = session(.eager)
+        let calls = Collector<Int>()
+        let described = expectation(description: "described")
+        described.expectedFulfillmentCount = 2
+        let download = session.download(try TestServers.shared.url(.nginx, "/small"), interceptor: countingAdapter(calls))
+            .cURLDescription(on: .global()) { _ in described.fulfill() }
+        let upload = session.upload(Data("body".utf8), to: try TestServers.shared.url(.httpbin, "/post"),
+                                    interceptor: countingAdapter(calls))
+            .cURLDescription(on: .global()) { _ in described.fulfill() }
+        wait(for: [described], timeout: 10)
+        XCTAssertEqual(calls.values.count, 2)
+        XCTAssertEqual(download.task?.state, .suspended)
+        XCTAssertEqual(upload.request?.headers["X-Adapted"], "yes")
+
+        let file = awaitDownload(download.resume())
+        XCTAssertNil(file.error)
+        if let url = file.fileURL {
+            XCTAssertEqual(try Data(contentsOf: url), try Data(contentsOf: TestServers.shared.docroot.appendingPathComponent("small")))
+            try? FileManager.default.removeItem(at: url)
+        }
+        XCTAssertEqual(awaitData(upload.resume()).response?.statusCode, 200)
+        XCTAssertEqual(calls.values.count, 2, "each adapted once, at set-up")
+    }
 }
