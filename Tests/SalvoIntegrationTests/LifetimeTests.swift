@@ -129,4 +129,27 @@ final class LifetimeTests: XCTestCase {
         waitUntilGone([sessionReference], "sessions")
         waitUntilGone(requests, "requests")
     }
+
+    /// A session that goes away tells its delegate, a subclass written for Alamofire, that its
+    /// URLSession became invalid, as Alamofire's `deinit` does through URLSession.
+    func testAGoneSessionTellsItsDelegateItBecameInvalid() throws {
+        final class InvalidationDelegate: SessionDelegate, @unchecked Sendable {  // the expectation is Sendable; no state of its own
+            let invalidated: XCTestExpectation
+            init(invalidated: XCTestExpectation) {
+                self.invalidated = invalidated
+                super.init()
+            }
+            override func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+                XCTAssertNil(error)
+                invalidated.fulfill()
+            }
+        }
+        let invalidated = expectation(description: "didBecomeInvalid")
+        var session: Session? = Session(delegate: InvalidationDelegate(invalidated: invalidated),
+                                        responseQueue: DispatchQueue(label: "test.responses"))
+        let response = awaitData(try XCTUnwrap(session).request(try TestServers.shared.url(.nginx, "/small")))
+        XCTAssertEqual(response.response?.statusCode, 200)
+        session = nil
+        wait(for: [invalidated], timeout: 10)
+    }
 }

@@ -178,6 +178,13 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
             for request in activeRequests.all { request.finishIfPrepared(error: .sessionDeinitialized) }
         }
         loop.shutdown(error: EventLoop.cancelledError)
+        // Alamofire's session invalidates its URLSession as it goes, and URLSession then tells
+        // the delegate; only a subclass can hear it (the session's monitors are gone with it).
+        if delegateIsSubclass {
+            let urlSession = session
+            let delegate = delegate
+            rootQueue.async { delegate.urlSession(urlSession, didBecomeInvalidWithError: nil) }
+        }
     }
 
     // MARK: All requests

@@ -121,8 +121,9 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     // libcurl on Salvo's event loop, not in a URLSession, so Salvo does not call them; each
     // says where Salvo offers the same.
 
-    /// Not called: a Salvo session is never invalidated; its requests end with
-    /// `sessionDeinitialized` when it goes.
+    /// Called with `nil` once the session has gone away, on its `rootQueue`, as URLSession
+    /// tells its delegate when Alamofire's `Session` invalidates it in its `deinit`; the
+    /// session's requests still running then end with `sessionDeinitialized`.
     open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
 
     /// Not called: libcurl answers authentication challenges with the request's credential
