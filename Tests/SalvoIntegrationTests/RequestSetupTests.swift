@@ -166,22 +166,34 @@ final class RequestSetupTests: XCTestCase {
         XCTAssertEqual(calls.values.count, 1)
     }
 
-    /// Eager, never resumed: monitors hear of the task at set-up; a request cancelled from
-    /// that event, many times over, gets one cancel and one task cancel, and ends cancelled.
-    func testAnEagerRequestsTaskIsAnnouncedAndCancelledOnce() throws {
+    /// An eager session's request (to httpbin's `/get`) that a monitor acts on 100 times when
+    /// it hears of its task's creation; returns once the task was created, with the session
+    /// and the monitor, which `watch` sets up further.
+    private func eagerRequest(acting action: @escaping @Sendable (Request) -> Void,
+                              watch: (ClosureEventMonitor) -> Void) throws -> (Session, ClosureEventMonitor, DataRequest) {
         let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
         let created = expectation(description: "didCreateTask")
-        let cancels = Collector<String>()
         monitor.requestDidCreateTask = { request, _ in
-            for _ in 0..<100 { request.cancel() }
+            for _ in 0..<100 { action(request) }
             created.fulfill()
         }
-        monitor.requestDidCancel = { _ in cancels.append("request") }
-        monitor.requestDidCancelTask = { _, _ in cancels.append("task") }
+        watch(monitor)
         let session = Session(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor],
                               responseQueue: DispatchQueue(label: "test.responses"))
         let request = session.request(try TestServers.shared.url(.httpbin, "/get"))
         wait(for: [created], timeout: 10)
+        return (session, monitor, request)
+    }
+
+    /// Eager, never resumed: monitors hear of the task at set-up; a request cancelled from
+    /// that event, many times over, gets one cancel and one task cancel, and ends cancelled.
+    func testAnEagerRequestsTaskIsAnnouncedAndCancelledOnce() throws {
+        let cancels = Collector<String>()
+        let (session, monitor, request) = try eagerRequest(acting: { $0.cancel() }, watch: { monitor in
+            monitor.requestDidCancel = { _ in cancels.append("request") }
+            monitor.requestDidCancelTask = { _, _ in cancels.append("task") }
+        })
+        defer { withExtendedLifetime(session) {} }
         let response = awaitData(request)
         XCTAssertEqual(response.error?.isExplicitlyCancelledError, true, String(describing: response.error))
         monitor.queue.sync {}
@@ -193,19 +205,12 @@ final class RequestSetupTests: XCTestCase {
     /// Eager, never resumed: suspended many times from its task's creation, it gets one
     /// suspend and one task suspend; resumed, it is sent once.
     func testAnEagerRequestSuspendedManyTimesGetsOneSuspendPair() throws {
-        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
-        let created = expectation(description: "didCreateTask")
         let events = Collector<String>()
-        monitor.requestDidCreateTask = { request, _ in
-            for _ in 0..<100 { request.suspend() }
-            created.fulfill()
-        }
-        monitor.requestDidSuspend = { _ in events.append("suspend") }
-        monitor.requestDidSuspendTask = { _, _ in events.append("suspendTask") }
-        let session = Session(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor],
-                              responseQueue: DispatchQueue(label: "test.responses"))
-        let request = session.request(try TestServers.shared.url(.httpbin, "/get"))
-        wait(for: [created], timeout: 10)
+        let (session, monitor, request) = try eagerRequest(acting: { $0.suspend() }, watch: { monitor in
+            monitor.requestDidSuspend = { _ in events.append("suspend") }
+            monitor.requestDidSuspendTask = { _, _ in events.append("suspendTask") }
+        })
+        defer { withExtendedLifetime(session) {} }
         XCTAssertTrue(request.isSuspended)
         XCTAssertEqual(request.task?.state, .suspended)
         let response = awaitData(request.resume())

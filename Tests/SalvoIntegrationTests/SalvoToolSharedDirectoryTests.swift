@@ -53,6 +53,28 @@ final class SalvoToolSharedDirectoryTests: XCTestCase {
         ["-i", list.path, "--shard", "auto", "-c", "-d", output.path, "--manifest", manifest.path, "--retry-wait", "0"] + extra
     }
 
+    /// Starts `salvo` for each of `shards` at once, each with its own manifest; the closure
+    /// returned waits for them and checks that each exited with 0.
+    private func startShards(_ shards: [Int], list: URL, output: URL, root: URL) -> () throws -> Void {
+        let outcomes = Mutex([Int: Result<SalvoToolProcess.Outcome, any Error>]())
+        let group = DispatchGroup()
+        for shard in shards {
+            let arguments = arguments(list: list, output: output, manifest: root.appendingPathComponent("manifest-\(shard).jsonl"))
+            let environment = environment(shard: shard)
+            DispatchQueue.global().async(group: group) {
+                let result = Result { try SalvoToolProcess.run(arguments, environment: environment) }
+                outcomes.withLock { $0[shard] = result }
+            }
+        }
+        return {
+            group.wait()
+            for shard in shards {
+                let outcome = try XCTUnwrap(outcomes.withLock { $0[shard] }).get()
+                XCTAssertEqual(outcome.status, 0, "shard \(shard): \(outcome.standardOutput)\(outcome.standardError)")
+            }
+        }
+    }
+
     /// Three shards at once, twenty colliding names among them.
     func testConcurrentShardsWithCollidingNamesKeepEveryFile() throws {
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
@@ -62,21 +84,7 @@ final class SalvoToolSharedDirectoryTests: XCTestCase {
         let list = root.appendingPathComponent("urls.txt")
         try Data(served.urls.map { $0 + "\n" }.joined().utf8).write(to: list)
 
-        let outcomes = Mutex([Int: Result<SalvoToolProcess.Outcome, any Error>]())
-        let group = DispatchGroup()
-        for shard in 0..<shards {
-            let arguments = arguments(list: list, output: output, manifest: root.appendingPathComponent("manifest-\(shard).jsonl"))
-            let environment = environment(shard: shard)
-            DispatchQueue.global().async(group: group) {
-                let result = Result { try SalvoToolProcess.run(arguments, environment: environment) }
-                outcomes.withLock { $0[shard] = result }
-            }
-        }
-        group.wait()
-        for shard in 0..<shards {
-            let outcome = try XCTUnwrap(outcomes.withLock { $0[shard] }).get()
-            XCTAssertEqual(outcome.status, 0, "shard \(shard): \(outcome.standardOutput)\(outcome.standardError)")
-        }
+        try startShards(Array(0..<shards), list: list, output: output, root: root)()
         try checkEveryURLHasOneFile(served, output: output, manifests: (0..<shards).map {
             root.appendingPathComponent("manifest-\($0).jsonl")
         })
@@ -96,16 +104,7 @@ final class SalvoToolSharedDirectoryTests: XCTestCase {
         let victim = 1
         let victimURLs = Set(served.urls.filter { BulkShard.stableHash($0) % UInt64(shards) == UInt64(victim) })
 
-        let outcomes = Mutex([Int: Result<SalvoToolProcess.Outcome, any Error>]())
-        let group = DispatchGroup()
-        for shard in 0..<shards where shard != victim {
-            let arguments = arguments(list: list, output: output, manifest: root.appendingPathComponent("manifest-\(shard).jsonl"))
-            let environment = environment(shard: shard)
-            DispatchQueue.global().async(group: group) {
-                let result = Result { try SalvoToolProcess.run(arguments, environment: environment) }
-                outcomes.withLock { $0[shard] = result }
-            }
-        }
+        let othersFinish = startShards((0..<shards).filter { $0 != victim }, list: list, output: output, root: root)
         // The victim's files arrive slowly (two at a time, 300 KB at 200 KB/s), so it can be
         // killed with finished and unfinished files of its own in the directory.
         let process = Process()
@@ -129,11 +128,7 @@ final class SalvoToolSharedDirectoryTests: XCTestCase {
         XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the shard ended before it was killed")
         XCTAssertGreaterThan(state.finished, 0)
         XCTAssertGreaterThan(state.partial, 0)
-        group.wait()
-        for shard in 0..<shards where shard != victim {
-            let outcome = try XCTUnwrap(outcomes.withLock { $0[shard] }).get()
-            XCTAssertEqual(outcome.status, 0, "shard \(shard): \(outcome.standardOutput)\(outcome.standardError)")
-        }
+        try othersFinish()
 
         let again = try SalvoToolProcess.run(arguments(list: list, output: output, manifest: root.appendingPathComponent("manifest-\(victim).jsonl")),
                                              environment: environment(shard: victim))

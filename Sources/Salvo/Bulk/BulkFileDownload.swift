@@ -109,6 +109,9 @@ final class BulkFileDownload: Sendable {
     /// relative), and its path.
     let directory: URL
     let directoryPath: String
+    /// Claims this file's names in its directory, for its URIs (made once: a claim can run on
+    /// the loop thread, as a response's head is judged).
+    let claimer: BulkPartClaimer
 
     init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
          directoryLock: BulkDirectoryLock, budget: BulkRateBudget?, onEvent: @escaping @Sendable (Event) -> Void) {
@@ -127,14 +130,10 @@ final class BulkFileDownload: Sendable {
             directory = options.outputDirectory
         }
         directoryPath = directory.path
+        claimer = BulkPartClaimer(directoryPath: directoryPath, owner: file.entry.uris.first?.absoluteString ?? "",
+                                  owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock)
         writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
                                 flushes: options.flushesFiles)
-    }
-
-    /// Claims this file's names in its directory, for its URIs.
-    var claimer: BulkPartClaimer {
-        BulkPartClaimer(directoryPath: directoryPath, owner: file.entry.uris.first?.absoluteString ?? "",
-                        owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock)
     }
 
     // MARK: The attempt loop

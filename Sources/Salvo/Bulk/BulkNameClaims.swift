@@ -63,13 +63,6 @@ final class BulkNameClaims: Sendable {
         }
     }
 
-    /// Claims `path` only if no entry has it yet.
-    ///
-    /// - Returns: Whether `path` is now this caller's.
-    func claimIfFree(_ path: String) -> Bool {
-        state.withLock { (state: inout State) -> Bool in state.taken.insert(path.hashValue) }
-    }
-
     /// `path` with ` (number)` inserted before the extension of its last component. A leading
     /// dot (`.profile`) is not an extension.
     static func numbered(_ path: String, _ number: Int) -> String {

@@ -37,7 +37,7 @@ struct BulkPartClaim: Sendable {
 }
 
 /// Claims names for one file of a run: see `BulkPartClaim`.
-struct BulkPartClaimer {
+struct BulkPartClaimer: Sendable {
     /// How many free names in a row end the search for a URL's earlier files: a name is
     /// freed again only when its file failed, so gaps are rare and short.
     static let freeNamesEndingSearch = 8

@@ -192,10 +192,7 @@ struct AttemptPipeline: Sendable {
     /// `onURLRequestCreation` and `onURLSessionTaskCreation` handlers are called.
     private func holdsPreparedAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) -> Bool {
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, sent: false, prepared: true)
-        typealias Handlers = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
-                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?,
-                              onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
-        let held = request.mutableState.withLock { state -> Handlers? in
+        let held = request.mutableState.withLock { state -> CreationHandlers? in
             guard case .hold = state.lifecycle.attemptPrepared() else { return nil }
             state.preparedAttempt = (spec, urlRequest, context)
             state.contexts.append(context)
@@ -207,6 +204,18 @@ struct AttemptPipeline: Sendable {
             monitor.request(request, didCreateURLRequest: context.urlRequest)
             if monitor.sendsTaskEvents { monitor.request(request, didCreateTask: request.task(for: context)) }
         }
+        announce(handlers, of: request, context: context)
+        return true
+    }
+
+    /// The handlers told of each attempt's request and task (`cURLDescription`,
+    /// `onURLRequestCreation`, `onURLSessionTaskCreation`), read under the request's lock.
+    typealias CreationHandlers = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
+                                  onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?,
+                                  onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
+
+    /// Calls `handlers`, each on its queue, with the attempt whose first context is `context`.
+    private func announce(_ handlers: CreationHandlers, of request: Request, context: ResponseContext) {
         if let cURL = handlers.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
         if let onRequest = handlers.onRequest {
             let urlRequest = context.urlRequest
@@ -216,7 +225,6 @@ struct AttemptPipeline: Sendable {
             let task = request.task(for: context)
             onTask.queue.async { onTask.handler(task) }
         }
-        return true
     }
 
     /// A `GET` data request with a cache: answered from it, sent with its conditions, or sent.
@@ -329,12 +337,9 @@ struct AttemptPipeline: Sendable {
             }
         }
         let transfer = Transfer(description, deliveryQueue: queue, owner: request)
-        typealias Announce = (cURL: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?,
-                              onRequest: (queue: DispatchQueue, handler: @Sendable (URLRequest) -> Void)?,
-                              onTask: (queue: DispatchQueue, handler: @Sendable (URLSessionTask) -> Void)?)
         // The handlers are read in the same lock that records the attempt, so one added
         // meanwhile is called either here or by its own registration, not both.
-        let accepted = request.mutableState.withLock { state -> (announce: Announce?, paused: Bool)? in
+        let accepted = request.mutableState.withLock { state -> (announce: CreationHandlers?, paused: Bool)? in
             guard case let .send(paused) = state.lifecycle.transferReady(transfer) else { return nil }
             if paused { transfer.startsSuspended() }
             if redirectHop {
@@ -367,17 +372,7 @@ struct AttemptPipeline: Sendable {
                 if !startsPaused { monitor.request(request, didResumeTask: task) }
             }
         }
-        if let announce {
-            if let cURL = announce.cURL { cURL.queue.async { cURL.handler(request.cURLDescription()) } }
-            if let onRequest = announce.onRequest {
-                let urlRequest = context.urlRequest
-                onRequest.queue.async { onRequest.handler(urlRequest) }
-            }
-            if let onTask = announce.onTask {
-                let task = request.task(for: context)
-                onTask.queue.async { onTask.handler(task) }
-            }
-        }
+        if let announce { self.announce(announce, of: request, context: context) }
         if servedFromCache, let entry = cacheEntry, let response = entry.response as? HTTPURLResponse {
             // Answered from the cache: the transfer never reaches libcurl, and completes as if
             // it had received the stored response.
