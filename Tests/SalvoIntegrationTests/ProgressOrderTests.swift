@@ -3,7 +3,8 @@ import Salvo
 import SalvoTestSupport
 
 /// The last progress update, complete, reaches a handler before the response does, as in
-/// Alamofire, when both share a serial queue.
+/// Alamofire: when both share a serial queue, and when the progress handler has its own queue
+/// (the main queue, by default) and the response is awaited elsewhere.
 final class ProgressOrderTests: XCTestCase {
     func testFinalUploadProgressComesBeforeTheResponse() throws {
         let session = testSession()
@@ -35,5 +36,36 @@ final class ProgressOrderTests: XCTestCase {
                 done.fulfill()
             }
         wait(for: [done], timeout: 30)
+    }
+
+    /// The default progress queue is the main queue, which the test runner drains while an
+    /// `async` test runs; the awaited response comes on a queue of Salvo's. Each of the 20
+    /// downloads must find its progress handler already called with 1.0.
+    func testAnAwaitedResponseFindsItsMainQueueProgressHandlerComplete() async throws {
+        let session = Session()
+        let url = try TestServers.shared.url(.nginx, "/100k.bin")
+        for round in 0..<20 {
+            let fractions = Collector<Double>()
+            let request = session.download(url).downloadProgress { fractions.append($0.fractionCompleted) }
+            let response = await request.serializingData().response
+            XCTAssertEqual(response.value?.count, 100 << 10)
+            XCTAssertEqual(fractions.values.last, 1.0, "round \(round): progress when the response came: \(fractions.values)")
+            if let url = response.fileURL { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// The same with an upload, whose progress handler names a queue of the caller's.
+    func testAnAwaitedResponseFindsItsUploadProgressHandlerComplete() async throws {
+        let session = Session()
+        let queue = DispatchQueue(label: "test.progress")
+        let body = Data(repeating: 0x61, count: 256 << 10)
+        for round in 0..<20 {
+            let fractions = Collector<Double>()
+            let request = session.upload(body, to: try TestServers.shared.url(.nginx, "/upload"))
+                .uploadProgress(queue: queue) { fractions.append($0.fractionCompleted) }
+            let response = await request.serializingData().response
+            XCTAssertNil(response.error)
+            XCTAssertEqual(fractions.values.last, 1.0, "round \(round): progress when the response came: \(fractions.values)")
+        }
     }
 }

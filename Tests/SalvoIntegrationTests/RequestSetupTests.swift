@@ -109,6 +109,8 @@ final class RequestSetupTests: XCTestCase {
         session = nil
         wait(for: [done], timeout: 10)
         XCTAssertEqual(box.value?.error?.isSessionDeinitializedError, true, String(describing: box.value?.error))
+        let task = try XCTUnwrap(request.task, "the task made at set-up outlives the session")
+        XCTAssertEqual(task.state, .completed)
     }
 
     /// Eager with a session that starts requests immediately: the first handler resumes the

@@ -157,6 +157,18 @@ final class RequestTaskTests: XCTestCase {
         XCTAssertEqual(session.sessionConfiguration.timeoutIntervalForRequest, 7)
     }
 
+    func testTheSessionsURLSessionHasTheSessionsDelegate() {
+        let plain = Session()
+        XCTAssertTrue(plain.session.delegate === plain.delegate)
+        let delegate = RecordingSessionDelegate()
+        let root = DispatchQueue(label: "test.root")
+        let specified = Session(configuration: .ephemeral, delegate: delegate, rootQueue: root)
+        XCTAssertTrue(specified.session.delegate === delegate)
+        XCTAssertTrue(specified.session.delegateQueue.underlyingQueue === root)
+        let given = URLSession(configuration: .default, delegate: delegate, delegateQueue: OperationQueue())
+        XCTAssertTrue(Session(session: given, delegate: delegate, rootQueue: root).session.delegate === delegate)
+    }
+
     func testMonitorsHearAlamofiresTaskEventsOncePerAttempt() throws {
         let events = Mutex<[String]>([])
         let finished = expectation(description: "finished")

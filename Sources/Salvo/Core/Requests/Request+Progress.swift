@@ -41,7 +41,8 @@ extension Request {
     ///
     /// Updates come at most every 50 ms or each 1% of the body; a request that succeeds
     /// ends with one update whose `fractionCompleted` is exactly 1, before its response
-    /// handlers run on the same queue.
+    /// handlers start, on whatever queue (a handler on the main queue is waited for once the
+    /// main queue has been seen running, so a process that never drains it is not held).
     ///
     /// - Parameters:
     ///   - queue: Where `closure` runs. `.main` by default (see `Session.responseQueue`).
@@ -60,7 +61,8 @@ extension Request {
     ///
     /// Updates come at most every 50 ms or each 1% of the body; a request that succeeds
     /// ends with one update whose `fractionCompleted` is exactly 1, before its response
-    /// handlers run on the same queue. A resumed download counts the bytes it already had.
+    /// handlers start, on whatever queue (as for `uploadProgress(queue:closure:)`). A resumed
+    /// download counts the bytes it already had.
     ///
     /// - Parameters:
     ///   - queue: Where `closure` runs. `.main` by default (see `Session.responseQueue`).
@@ -93,19 +95,28 @@ extension Request {
         }
     }
 
-    /// Sends the closing update, exactly 1.0, to each direction of a request that succeeded.
-    /// Called once, from `finish`: a handler on `currentQueue` is called here, at once, and
-    /// one on another queue is queued now, ahead of the response handlers queued after it.
-    func reportFinalProgress(_ channels: ProgressChannels, metrics: TransferMetrics?, on currentQueue: DispatchQueue?) {
+    /// Sends the closing update, exactly 1.0, to each direction of a request that succeeded,
+    /// then calls `next` (which hands out the response handlers). Called once, from `finish`.
+    ///
+    /// A handler on `currentQueue` is called here, at once. One on another queue is called
+    /// there, and `next` runs after it, on that queue: so code that awaits the response (on
+    /// another queue again) finds the progress handler already called with 1.0, as
+    /// Alamofire's callers do. The main queue is the exception until it has been seen
+    /// running: a server that never drains it would otherwise never see its responses.
+    func reportFinalProgress(_ channels: ProgressChannels, metrics: TransferMetrics?, on currentQueue: DispatchQueue?,
+                             then next: @escaping @Sendable (_ runningOn: DispatchQueue?) -> Void) {
         // No body sent, no upload progress: URLSession reports none for a GET, nor for an
         // empty body.
-        if let upload = channels.upload, let sent = metrics?.bytesSent, sent > 0 {
-            upload.finish(completed: sent, inlineOn: currentQueue)
+        let upload = metrics.flatMap { $0.bytesSent > 0 ? channels.upload : nil }
+        let downloaded = channels.download.map { _ in
+            (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
         }
-        if let download = channels.download {
-            let bytes = (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
-            download.finish(completed: bytes, inlineOn: currentQueue)
+        let afterUpload: @Sendable (DispatchQueue?) -> Void = { queue in
+            guard let download = channels.download, let downloaded else { return next(queue) }
+            download.finish(completed: downloaded, inlineOn: queue, then: next)
         }
+        guard let upload, let sent = metrics?.bytesSent else { return afterUpload(currentQueue) }
+        upload.finish(completed: sent, inlineOn: currentQueue, then: afterUpload)
     }
 }
 
@@ -166,6 +177,7 @@ final class ProgressChannel: @unchecked Sendable { // `current` only under `slot
     var hasHandler: Bool { handler != nil }
 
     func setHandler(_ handler: @escaping Request.ProgressHandler, queue: DispatchQueue) {
+        if queue === DispatchQueue.main { MainQueueWatch.watch() }
         slot.withLock { current = (handler, queue) }
     }
 
@@ -177,13 +189,25 @@ final class ProgressChannel: @unchecked Sendable { // `current` only under `slot
 
     /// The closing update: the total is what was done, so the fraction is exactly 1 (an empty
     /// body counts as one unit of one, for the same reason).
-    func finish(completed: Int64, inlineOn currentQueue: DispatchQueue?) {
+    ///
+    /// `next` runs once the update was delivered, on the handler's queue, or at once beside it
+    /// when that queue is the main queue and nothing shows it is drained; it is told the queue
+    /// it runs on.
+    func finish(completed: Int64, inlineOn currentQueue: DispatchQueue?,
+                then next: @escaping @Sendable (_ runningOn: DispatchQueue?) -> Void) {
         let done = max(completed, 1)
         guard let queue = handler?.queue, queue !== currentQueue else {
             deliver(completed: done, total: done)
-            return
+            return next(currentQueue)
         }
-        queue.async { self.deliver(completed: done, total: done) }
+        guard queue !== DispatchQueue.main || MainQueueWatch.isDrained else {
+            queue.async { self.deliver(completed: done, total: done) }
+            return next(currentQueue)
+        }
+        queue.async {
+            self.deliver(completed: done, total: done)
+            next(queue)
+        }
     }
 
     private func deliver(completed: Int64, total: Int64) {

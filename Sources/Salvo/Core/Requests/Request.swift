@@ -592,10 +592,28 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
         attemptHooks?.requestFinishing(self)
-        if let finalProgress { reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) }
-        // Monitors hear of the finish before serialization, as in Alamofire.
+        guard let finalProgress else {
+            // Monitors hear of the finish before serialization, as in Alamofire.
+            monitor?.requestDidFinish(self)
+            notify(.finish)
+            Self.run(handlers, on: currentQueue)
+            for body in finishHandlers { body() }
+            return
+        }
         monitor?.requestDidFinish(self)
         notify(.finish)
+        // The handlers wait for the closing progress update (see `reportFinalProgress`).
+        reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) { queue in
+            Self.run(handlers, on: queue)
+        }
+        for body in finishHandlers { body() }
+    }
+}
+
+extension Request {
+    /// Runs each handler on its queue: at once when that is `currentQueue` (the queue this
+    /// runs on), else queued there.
+    fileprivate static func run(_ handlers: SmallList<Handler>, on currentQueue: DispatchQueue?) {
         handlers.forEach { handler in
             if handler.queue === currentQueue {
                 handler.run()
@@ -603,7 +621,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
                 handler.queue.async(execute: handler.run)
             }
         }
-        for body in finishHandlers { body() }
     }
 }
 

@@ -10,11 +10,16 @@ extension Session {
     ///
     /// It carries no traffic: Salvo's requests go through libcurl. The one given to
     /// `init(session:delegate:...)`, or one made from `sessionConfiguration` the first time
-    /// it is asked for (~2 ms the first time in a process).
+    /// it is asked for (~2 ms the first time in a process), whose `delegate` is the session's
+    /// `delegate` and whose `delegateQueue` runs on `rootQueue`, as in Alamofire.
     public var session: URLSession {
         urlSessionSlot.withLock { slot in
             if let session = slot { return session }
-            let made = URLSession(configuration: sessionConfiguration)
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.underlyingQueue = rootQueue
+            queue.name = "org.salvo.session.sessionDelegateQueue"
+            let made = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
             slot = made
             return made
         }

@@ -27,7 +27,7 @@ import FoundationNetworking
 ///
 /// - Note: The methods run on the request's delivery queue (its first response handler's
 ///   queue), never on Salvo's event-loop thread.
-open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessionBox` (a Mutex), `fileManager` is a Sendable `let`; subclasses guard their own
+open class SessionDelegate: NSObject, @unchecked Sendable { // `session` is behind `sessionBox` (a Mutex), `fileManager` is a Sendable `let`; subclasses guard their own
 
     private let sessionBox = Mutex<WeakSession>(WeakSession())
 
@@ -49,6 +49,7 @@ open class SessionDelegate: @unchecked Sendable { // `session` is behind `sessio
     /// - Parameter fileManager: The `FileManager` for file work. `.default` by default.
     public init(fileManager: FileManager = .default) {
         self.fileManager = fileManager
+        super.init()
     }
 
     func attach(to session: Session) {
@@ -213,3 +214,8 @@ private struct UncheckedCompletion: @unchecked Sendable { // called once, from t
         body(request)
     }
 }
+
+// `Session.session` is made with the session's delegate as its delegate, as Alamofire's is, so
+// `session.session.delegate === session.delegate`. That URLSession carries no traffic, so
+// URLSession itself never calls these methods; Salvo calls the ones it documents.
+extension SessionDelegate: URLSessionDelegate, URLSessionTaskDelegate, URLSessionDataDelegate, URLSessionDownloadDelegate {}
