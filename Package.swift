@@ -10,6 +10,7 @@ let package = Package(
     name: "Salvo",
     products: [
         .library(name: "Salvo", targets: ["Salvo"]),
+        .library(name: "SalvoBulk", targets: ["SalvoBulk"]),
         .executable(name: "salvo", targets: ["salvo"]),
         .executable(name: "salvo-bench", targets: ["salvo-bench"]),
     ],
@@ -26,7 +27,8 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // OpenSSL's libcrypto, for the bulk downloader's checksums (libcurl links it for TLS).
+        // OpenSSL's libcrypto, for the bulk downloader's checksums and the trust evaluators'
+        // certificates (libcurl links it for TLS).
         .systemLibrary(
             name: "CCrypto",
             path: "Sources/CCrypto",
@@ -53,9 +55,17 @@ let package = Package(
             path: "Sources/Salvo",
             swiftSettings: tsanLocks
         ),
+        // The bulk downloader the `salvo` tool drives: its own module, so that `import Salvo`
+        // offers Alamofire's API alone.
+        .target(
+            name: "SalvoBulk",
+            dependencies: ["Salvo", "SalvoEngine", "CCrypto"],
+            path: "Sources/SalvoBulk",
+            swiftSettings: tsanLocks
+        ),
         .executableTarget(
             name: "salvo",
-            dependencies: ["Salvo"],
+            dependencies: ["SalvoBulk", "Salvo"],
             path: "Sources/salvo"
         ),
         // The raw libcurl baseline salvo-bench measures Salvo against.
@@ -78,14 +88,14 @@ let package = Package(
         // runs them in seconds.
         .testTarget(
             name: "SalvoUnitTests",
-            dependencies: ["Salvo", "SalvoEngine", "SalvoTestSupport"],
+            dependencies: ["Salvo", "SalvoBulk", "SalvoEngine", "SalvoTestSupport"],
             path: "Tests/SalvoUnitTests"
         ),
         // Tests against the loopback servers (httpbin, nginx, the fault server) and the
         // `salvo` tool, which they start themselves.
         .testTarget(
             name: "SalvoIntegrationTests",
-            dependencies: ["Salvo", "SalvoEngine", "SalvoTestSupport"],
+            dependencies: ["Salvo", "SalvoBulk", "SalvoEngine", "SalvoTestSupport"],
             path: "Tests/SalvoIntegrationTests"
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 
 /// How the parsed command line maps onto the downloader: its options, and the entries of
 /// URLs given as arguments.

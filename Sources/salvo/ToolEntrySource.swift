@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 import Synchronization
 
 /// The entries of a run, handed to the downloader one at a time: the command line's URLs or

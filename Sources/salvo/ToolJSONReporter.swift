@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 import Synchronization
 
 /// `--json`: one JSON object per line on standard output for each event, for programs to

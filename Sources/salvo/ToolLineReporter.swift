@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 import Synchronization
 
 /// The display when standard output is not a terminal (a log, a pipe, CI): one line per

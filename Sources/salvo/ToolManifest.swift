@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 import Synchronization
 
 /// `--manifest FILE`: one JSON line per file, in the order files finished, in place under

@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 
 /// A way of showing a run: lines, a terminal display or JSON events.
 protocol ToolReporter: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

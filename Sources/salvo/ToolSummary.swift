@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 
 /// The end-of-run report the line and terminal displays share: what finished, and every
 /// failure with its reason. Only failures are kept, so a run of millions of files does not

@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 import Synchronization
 
 /// The display when standard output is a terminal: an overall line (files done of those

@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 
 // A thin command line: parsing lives in the library (BulkToolArguments) and downloading in
 // BulkDownloader, where both are tested; this file maps their outcomes to output and exit

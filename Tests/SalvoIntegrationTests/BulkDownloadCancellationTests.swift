@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// Cancelling a bulk run mid-way: no new file starts, files in flight are left as `.part`
 /// files with up-to-date sidecars and nothing under their final names, and a later run with

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// A bulk run verifies an entry's checksum (SHA-256, SHA-1, MD5) before the file takes its
 /// name; a mismatch leaves nothing under the name and says both digests.

@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 @testable import Salvo
+@testable import SalvoBulk
 
 /// A list of files from nginx downloads completely: every file byte-identical under its
 /// name, nothing partial left, SHA-256 reported, the list read lazily.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// `continuePartial` and what an earlier run left beyond a partial file at a name known up
 /// front: a file already whole under its final name (skipped), one that is not (kept, and the

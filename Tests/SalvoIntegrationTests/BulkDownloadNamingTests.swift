@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// How a bulk run names files: collisions get ` (1)`, and a server's name never leaves the
 /// output directory.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// `maximumRatePerFile`: the limit reaches libcurl's options for every transfer of the
 /// downloader's session (shared out among a file's ranges), and a limited file still arrives

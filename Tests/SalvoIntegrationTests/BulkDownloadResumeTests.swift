@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// Continuing an earlier run's `NAME.part` with its sidecar: a range when the server honours
 /// it, the whole file when it does not, and a fresh start without `continuePartial`.

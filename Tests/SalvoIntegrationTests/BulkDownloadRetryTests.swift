@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// Which failures a bulk run retries (503 until it passes), which it does not (404), and the
 /// entry's mirrors when a URI fails for good.

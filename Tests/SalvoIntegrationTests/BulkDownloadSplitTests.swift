@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// A file fetched as several ranges at once (`split`): one `.part` written at each range's
 /// offset, exactly the ranges asked for, one connection and one notice when the server

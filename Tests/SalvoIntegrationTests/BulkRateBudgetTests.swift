@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// The overall rate limit's token bucket, on a clock the test moves by hand, and a limited
 /// run end to end: its transfers wait for the bucket and their files still arrive whole.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// Three `salvo` processes at once over one list, each with `--shard auto` and the variables
 /// a Kubernetes Indexed Job gives its pods: together they fetch every URL exactly once, each

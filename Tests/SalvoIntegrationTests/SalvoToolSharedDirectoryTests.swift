@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// Shard processes of one job writing into one directory, with URLs whose names collide: every
 /// URL ends in exactly one whole file with its own bytes, no process overwrites or fails

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 
 /// `Scripts/cluster/salvo-array.sbatch` submitted to a real one-node Slurm as a four-task
 /// array over a list served by the test nginx, every task writing into one directory, with

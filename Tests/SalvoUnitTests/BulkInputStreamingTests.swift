@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 import XCTest
 
 /// The reader hands out entries while the list is still arriving, and its memory does not

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Salvo
+@testable import SalvoBulk
 import SalvoTestSupport
 
 /// The compact hash set behind the run's name claims, across several merges of its recent

@@ -1,4 +1,5 @@
 import Salvo
+import SalvoBulk
 import XCTest
 
 final class BulkRateTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import Salvo
+import SalvoBulk
 import XCTest
 
 final class BulkShardTests: XCTestCase {

@@ -7,11 +7,11 @@ import Foundation
 /// The formatters are made once: making one costs far more than parsing with it. Foundation
 /// does not promise that one formatter may parse on several threads at once, so they are used
 /// one caller at a time.
-enum HTTPDate {
+package enum HTTPDate {
     private static let parser = Parser()
 
     /// The date `text` names, or `nil` when it is not an HTTP date.
-    static func parse(_ text: String?) -> Date? {
+    package static func parse(_ text: String?) -> Date? {
         guard let text else { return nil }
         return parser.parse(text.trimmingCharacters(in: .whitespaces))
     }

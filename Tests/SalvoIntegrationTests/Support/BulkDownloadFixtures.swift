@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import Synchronization
 @testable import Salvo
+@testable import SalvoBulk
 
 /// What the bulk downloader tests share: a fresh output directory, the event log of a run,
 /// independent digests (the coreutils tools, not Salvo's own code) and the fault server's

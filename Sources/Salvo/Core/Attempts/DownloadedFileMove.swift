@@ -13,7 +13,7 @@ import Glibc
 /// renamed with `RENAME_NOREPLACE`, which fails rather than replacing a file that appeared
 /// meanwhile; across file systems it is copied in the kernel to a hidden name beside the
 /// destination and renamed into place only when complete.
-enum DownloadedFileMove {
+package enum DownloadedFileMove {
     /// Moves the file at `source` to `destination`.
     ///
     /// - Throws: A `CocoaError` for the failed step (`.fileWriteFileExists` when the
@@ -125,7 +125,7 @@ enum DownloadedFileMove {
     /// One `renameat2(RENAME_NOREPLACE)` where the kernel and the file system support it;
     /// else a hard link, which cannot replace either; else, on file systems without links
     /// (FAT, many FUSE and network ones), a check and a `rename`, as `FileManager` does.
-    static func renameIfAbsent(_ source: String, to destination: String) -> Int32 {
+    package static func renameIfAbsent(_ source: String, to destination: String) -> Int32 {
         if let renameat2 {
             let noReplace: UInt32 = 1  // RENAME_NOREPLACE
             if renameat2(AT_FDCWD, source, AT_FDCWD, destination, noReplace) == 0 { return 0 }

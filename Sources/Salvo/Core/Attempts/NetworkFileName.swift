@@ -7,14 +7,14 @@ import Foundation
 /// a path that climbs out of the directory, `%2e%2e` to the directory's parent, and a NUL or
 /// a control character cuts a name short or hides in a terminal. What is kept is one path
 /// component that names a new entry in the directory, or nothing.
-enum NetworkFileName {
+package enum NetworkFileName {
     /// The most bytes a name may take (Linux's `NAME_MAX`).
     static let maximumLength = 255
 
     /// The name's last path component with control characters removed and surrounding blanks
     /// trimmed, cut to `maximumLength` bytes; `nil` when nothing usable is left (empty, `.`
     /// or `..`).
-    static func sanitized(_ raw: String) -> String? {
+    package static func sanitized(_ raw: String) -> String? {
         if isPlain(raw) { return raw }
         // Separators are found scalar by scalar: compared as Characters, "/" followed by a
         // combining mark is one grapheme that is not "/", and "..%2F%CC%81x" kept its slash.
@@ -54,7 +54,7 @@ enum NetworkFileName {
 
     /// The longest prefix of whole characters that fits in `limit` UTF-8 bytes, keeping an
     /// extension of up to 16 bytes when there is one.
-    static func truncated(_ name: String, to limit: Int) -> String {
+    package static func truncated(_ name: String, to limit: Int) -> String {
         var suffix = ""
         if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.utf8[dot...].count <= 16 {
             suffix = String(name[dot...])
@@ -72,7 +72,7 @@ enum NetworkFileName {
 
     /// The file name a `Content-Disposition` header suggests, sanitized: `filename*` (RFC 6266,
     /// UTF-8 percent-encoded) before `filename`, as RFC 6266 asks; `nil` when neither gives one.
-    static func fromContentDisposition(_ header: String) -> String? {
+    package static func fromContentDisposition(_ header: String) -> String? {
         var plain: String?
         var extended: String?
         for parameter in header.split(separator: ";").dropFirst() {

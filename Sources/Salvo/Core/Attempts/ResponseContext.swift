@@ -195,7 +195,7 @@ extension ResponseHead {
 
     /// The value of one header (repeated lines joined with ", "), found without building the
     /// whole dictionary; names compared as `headerFields` compares them.
-    func value(forHeader name: String) -> String? {
+    package func value(forHeader name: String) -> String? {
         let wanted = name.utf8.map(Self.asciiLower)
         var found: String?
         forEachField { bytes, nameRange, valueRange in

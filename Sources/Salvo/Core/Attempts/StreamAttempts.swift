@@ -8,14 +8,14 @@ import Synchronization
 /// handler on the delivery queue runs inline, so that it, like the others, sees every
 /// chunk before `.complete`. A chunk's bytes count against the window until every handler
 /// has finished with it.
-final class StreamAttempts: AttemptHooks {
+package final class StreamAttempts: AttemptHooks {
     /// Takes a chunk; calls `done` once it has finished with it (at once, or later: an
     /// async consumer calls it when the chunk is taken from its buffer).
     typealias Consumer = @Sendable (_ data: Data, _ done: @escaping @Sendable () -> Void) -> Void
     typealias Validator = @Sendable (ResponseHead, ResponseContext?) -> Request.ValidationResult
     /// Makes an attempt's body sink; `wake` continues the transfer after the sink paused it
     /// (returned `CURL_WRITEFUNC_PAUSE`), from any thread.
-    typealias BodySinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
+    package typealias BodySinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
 
     private struct State {
         weak var request: DataStreamRequest?

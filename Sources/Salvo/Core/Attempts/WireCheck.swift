@@ -10,7 +10,7 @@ import FoundationNetworking
 /// as more headers or as a second request (smuggling); NUL cuts the line short. libcurl
 /// sends header lines as they are, so they are refused here, the one place every attempt
 /// and every redirect hop passes before reaching the engine.
-enum WireCheck {
+package enum WireCheck {
     /// Why a request must not be sent, or `nil` when it may.
     static func failure(method: HTTPMethod, headers: HTTPHeaders, originKey: Substring, url: String) -> AFError? {
         if let failure = schemeFailure(originKey: originKey, url: url) { return failure }
@@ -50,7 +50,7 @@ enum WireCheck {
     }
 
     /// RFC 9110's `token`: one or more of `tchar`.
-    static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             guard !bytes.isEmpty else { return false }
@@ -60,7 +60,7 @@ enum WireCheck {
     }
 
     /// No CR, LF or NUL. Other bytes, obs-text included, go as they are, as URLSession sends them.
-    static func isFieldValue(_ text: String) -> Bool {
+    package static func isFieldValue(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             for byte in bytes where byte == 0x0D || byte == 0x0A || byte == 0 { return false }

@@ -124,7 +124,7 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
     /// as it arrives, without a hop per chunk. A sink that pauses its transfer calls the
     /// `wake` it was made with to continue it.
     @discardableResult
-    func writeBody(with makeSink: @escaping StreamAttempts.BodySinkMaker) -> Self {
+    package func writeBody(with makeSink: @escaping StreamAttempts.BodySinkMaker) -> Self {
         streams.writeBody(with: makeSink)
         return self
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Request {
     /// Receives a request's progress: the request's own `uploadProgress` or
@@ -98,26 +99,40 @@ extension Request {
     /// Sends the closing update, exactly 1.0, to each direction of a request that succeeded,
     /// then calls `next` (which hands out the response handlers). Called once, from `finish`.
     ///
-    /// A handler on `currentQueue` is called here, at once. One on another queue is called
-    /// there, and `next` runs after it, on that queue: so code that awaits the response (on
-    /// another queue again) finds the progress handler already called with 1.0, as
-    /// Alamofire's callers do. The main queue is the exception until it has been seen
-    /// running: a server that never drains it would otherwise never see its responses.
+    /// Both updates are queued at once, before `finish` runs its finish hooks (the end of an
+    /// event sequence queued after its last event). A handler on `currentQueue` is called
+    /// here; one on another queue is called there, and `next` runs after the last of them, on
+    /// the queue it ran on: so code that awaits the response (on another queue again) finds
+    /// the progress handlers already called with 1.0, as Alamofire's callers do. The main
+    /// queue is the exception until it has been seen running: a server that never drains it
+    /// would otherwise never see its responses.
     func reportFinalProgress(_ channels: ProgressChannels, metrics: TransferMetrics?, on currentQueue: DispatchQueue?,
                              then next: @escaping @Sendable (_ runningOn: DispatchQueue?) -> Void) {
+        var closing: [(ProgressChannel, Int64)] = []
         // No body sent, no upload progress: URLSession reports none for a GET, nor for an
         // empty body.
-        let upload = metrics.flatMap { $0.bytesSent > 0 ? channels.upload : nil }
-        let downloaded = channels.download.map { _ in
-            (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0
+        if let upload = channels.upload, let sent = metrics?.bytesSent, sent > 0 { closing.append((upload, sent)) }
+        if let download = channels.download {
+            closing.append((download, (attemptHooks as? DownloadAttempts)?.downloadedSize ?? metrics?.bytesReceived ?? 0))
         }
-        let afterUpload: @Sendable (DispatchQueue?) -> Void = { queue in
-            guard let download = channels.download, let downloaded else { return next(queue) }
-            download.finish(completed: downloaded, inlineOn: queue, then: next)
+        guard !closing.isEmpty else { return next(currentQueue) }
+        let left = Countdown(closing.count)
+        for (channel, completed) in closing {
+            channel.finish(completed: completed, inlineOn: currentQueue) { queue in
+                if left.tick() { next(queue) }
+            }
         }
-        guard let upload, let sent = metrics?.bytesSent else { return afterUpload(currentQueue) }
-        upload.finish(completed: sent, inlineOn: currentQueue, then: afterUpload)
     }
+}
+
+/// Counts down from a number of events, from any thread; the last one is told it was last.
+private final class Countdown: Sendable {
+    private let left: Atomic<Int>
+
+    init(_ count: Int) { left = Atomic(count) }
+
+    /// One event happened; true for the last.
+    func tick() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }
 
 /// The progress channels of one request, `nil` where nothing asked for progress.
