@@ -44,6 +44,18 @@ final class ClientLanguageModeTests: XCTestCase {
         try assertCompilesWithoutErrorsInBothModes("AlamofireMonitorClosures.swift")
     }
 
+    /// `import Salvo` offers Alamofire's API alone: the bulk downloader is not there...
+    func testTheBulkDownloaderIsNotPartOfSalvo() throws {
+        let (status, transcript) = try ClientCodeCheck.typeCheck("BulkWithoutItsModule.swift", languageMode: 6)
+        XCTAssertNotEqual(status, 0, "BulkDownloader compiled with only `import Salvo`")
+        XCTAssertTrue(transcript.contains("cannot find 'BulkDownloader' in scope"), transcript)
+    }
+
+    /// ...but in SalvoBulk, whose clients compile in both modes.
+    func testABulkDownloaderClientCompilesWithSalvoBulk() throws {
+        try assertCompilesWithoutErrorsInBothModes("BulkClient.swift")
+    }
+
     func testAnAlamofireRedirectHandlerCompilesInBothModes() throws {
         for mode in [5, 6] {
             let (status, transcript) = try ClientCodeCheck.typeCheck("AlamofireRedirectHandler.swift", languageMode: mode)
