@@ -98,12 +98,30 @@ public final class AlamofireNotifications: EventMonitor {
                 }
             }
             batch.removeAll(keepingCapacity: true)
+            // The batch held the requests; the last reference may go here, not inside a post.
+            lastUserInfo.withLock { $0 = nil }
         }
     }
 
+    /// The `userInfo` of the last notification posted, and whose it is: a request's events
+    /// mostly come in pairs (resume then its attempt's start, the attempt's completion then
+    /// the finish), and building the dictionary (hashing Alamofire's 38-byte key) costs more
+    /// than posting it. Only `queue` touches it.
+    private let lastUserInfo = Mutex<(request: ObjectIdentifier, userInfo: [AnyHashable: Any])?>(nil)
+
     private func post(_ name: Notification.Name, _ request: Request) {
-        NotificationCenter.default.post(Notification(name: name, request: request))
+        let id = ObjectIdentifier(request)
+        let userInfo = lastUserInfo.withLock { last -> [AnyHashable: Any] in
+            if let last, last.request == id { return last.userInfo }
+            let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
+            last = (id, made)
+            return made
+        }
+        center.post(name: name, object: nil, userInfo: userInfo)
     }
+
+    /// `NotificationCenter.default`, looked up once.
+    private let center = NotificationCenter.default
 
     /// Posts `Request.didResumeNotification`, then `didResumeTaskNotification` when the
     /// request's paused attempt continues.

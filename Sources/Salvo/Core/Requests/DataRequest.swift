@@ -53,7 +53,11 @@ open class DataRequest: Request, @unchecked Sendable { // all mutable state: Req
                 monitor.request(self, didValidateRequest: context.attemptRequest, response: response, data: data, withResult: result)
             }
         }
-        mutableState.withLock { $0.validators.append(validator) }
+        mutableState.withLock { state in
+            // `validate()` adds two.
+            if state.validators.isEmpty { state.validators.reserveCapacity(2) }
+            state.validators.append(validator)
+        }
         return self
     }
 

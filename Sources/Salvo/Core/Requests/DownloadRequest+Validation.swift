@@ -76,7 +76,11 @@ extension DownloadRequest {
                                 fileURL: attempts.partialFileURL ?? attempts.fileURL, withResult: result)
             }
         }
-        mutableState.withLock { $0.validators.append(validator) }
+        mutableState.withLock { state in
+            // `validate()` adds two.
+            if state.validators.isEmpty { state.validators.reserveCapacity(2) }
+            state.validators.append(validator)
+        }
         return self
     }
 }

@@ -57,6 +57,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         /// Completed or cancelled: nothing more may be sent for the request.
         var isOver: Bool { lifecycle.isOver }
         var handlers = SmallList<Handler>()
+        /// Kept here, not in `extras`: nearly every request is validated, and reaching the
+        /// record would make one for most requests.
+        var validators: [@Sendable () -> Void] = []
         var deliveryQueue: DispatchQueue?
         /// What only some requests use, in one optional record: a request that uses none of
         /// it creates and destroys one `nil` instead of eight fields. A class, so reading a
@@ -68,7 +71,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             var userRequests: [URLRequest] = []
             var credential: Credential?
             var redirectHandler: (any RedirectHandler)?
-            var validators: [@Sendable () -> Void] = []
             var httpResponseHandlers: [HTTPResponseHandler] = []
             var finishHandlers: [@Sendable () -> Void] = []
             var cURLHandler: (queue: DispatchQueue, handler: @Sendable (String) -> Void)?
@@ -117,10 +119,6 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var redirectHandler: (any RedirectHandler)? {
             get { extras?.redirectHandler }
             set { setExtra(\.redirectHandler, newValue, isEmpty: newValue == nil) }
-        }
-        var validators: [@Sendable () -> Void] {
-            get { extras?.validators ?? [] }
-            set { setExtra(\.validators, newValue, isEmpty: newValue.isEmpty) }
         }
         var httpResponseHandlers: [HTTPResponseHandler] {
             get { extras?.httpResponseHandlers ?? [] }
