@@ -1,9 +1,13 @@
 import Foundation
 
-/// The process's CPU time (user + system, all threads) and peak resident memory.
+/// The process's CPU time (user + system, all threads), peak resident memory and context
+/// switches.
 struct ResourceUsage {
     let cpuSeconds: Double
     let peakRSSKiB: Int
+    /// Voluntary and involuntary context switches, all threads: each time a thread went to
+    /// sleep or was put aside, which a request's thread hand-offs cause.
+    let contextSwitches: Int
 
     static func current() -> ResourceUsage {
         usage(of: RUSAGE_SELF.rawValue)
@@ -19,6 +23,7 @@ struct ResourceUsage {
         var usage = rusage()
         getrusage(__rusage_who_t(who), &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return ResourceUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakRSSKiB: Int(usage.ru_maxrss))
+        return ResourceUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakRSSKiB: Int(usage.ru_maxrss),
+                             contextSwitches: Int(usage.ru_nvcsw + usage.ru_nivcsw))
     }
 }

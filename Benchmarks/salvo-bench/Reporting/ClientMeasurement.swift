@@ -13,6 +13,9 @@ struct ClientMeasurement: Codable, Sendable {
     var startRSSKiB: Int
     /// Requests that failed (an error, a status other than 200, a short body).
     var failures: Int
+    /// Context switches of the measured phase (`getrusage`: voluntary and involuntary, every
+    /// thread); `nil` where the child cannot tell (an outside tool's).
+    var contextSwitches: Int?
     /// CPU microseconds per `JSONDecoder().decode(Small.self, from:)` on the served JSON,
     /// measured in the same process after the requests: the decoding row only.
     var decodeMicroseconds: Double?
@@ -23,6 +26,7 @@ struct ClientMeasurement: Codable, Sendable {
 
     var requestsPerSecond: Double { Double(requests) / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }
+    var contextSwitchesPerRequest: Double? { contextSwitches.map { Double($0) / Double(requests) } }
     var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
     /// What the client added to the process's peak memory.
     var rssGrowthMiB: Double { Double(peakRSSKiB - startRSSKiB) / 1024 }

@@ -3,7 +3,7 @@ extension DispatchCaseOutcome {
     func printTable() {
         let baseline = Self.ratioBaseline
         var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
-                               "CPU µs/req", "CPU × C poll", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
+                               "CPU µs/req", "CPU × C poll", "ctx sw/req", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -16,7 +16,8 @@ extension DispatchCaseOutcome {
                 let rateRatio = client == baseline ? "1" : ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
                 table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
                            "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
-                           cpuRatio, rateRatio, Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
+                           cpuRatio, contextSwitches(client).map { Format.fixed($0.median, 2) } ?? "-", rateRatio,
+                           Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
                            failures == 0 ? "0" : "\(failures) !"])
                 if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
             } else {
@@ -91,6 +92,7 @@ extension DispatchCaseOutcome {
                 "cpuMicrosecondsPerRequest": cpu.median, "peakRSSMiB": rss.median, "clientRSSMiB": growth.median,
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
+            if let switches = contextSwitches(client) { figures["contextSwitchesPerRequest"] = switches.median }
             if client != Self.ratioBaseline {
                 if let ratio = cpuRatio(client, to: Self.ratioBaseline) { figures["cpuRatioToCurlPoll"] = ratio }
                 if let ratio = ratio(client, to: Self.ratioBaseline) { figures["ratioToCurlPoll"] = ratio }

@@ -28,6 +28,13 @@ struct DispatchCaseOutcome {
         samples[client].map { Statistics($0.map(\.cpuMicrosecondsPerRequest)) }
     }
 
+    /// Context switches per request, every thread of the child (`getrusage`).
+    func contextSwitches(_ client: DispatchClient) -> Statistics? {
+        guard let runs = samples[client] else { return nil }
+        let values = runs.compactMap(\.contextSwitchesPerRequest)
+        return values.count == runs.count ? Statistics(values) : nil
+    }
+
     func peakRSS(_ client: DispatchClient) -> Statistics? {
         samples[client].map { Statistics($0.map(\.peakRSSMiB)) }
     }

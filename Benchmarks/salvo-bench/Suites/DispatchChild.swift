@@ -39,7 +39,8 @@ enum DispatchChild {
             var measurement = ClientMeasurement(requests: request.count, seconds: seconds,
                                                 cpuSeconds: after.cpuSeconds - before.cpuSeconds,
                                                 peakRSSKiB: after.peakRSSKiB, startRSSKiB: start.peakRSSKiB,
-                                                failures: failures + warmupFailures)
+                                                failures: failures + warmupFailures,
+                                                contextSwitches: after.contextSwitches - before.contextSwitches)
             if request.client == .salvoDecodable {
                 // After the requests, so it changes none of their figures; at least as many
                 // decodes as requests, so a short run still gives a steady figure.
