@@ -33,25 +33,29 @@ import FoundationNetworking
 /// `[AlamofireNotifications()]`, as in Alamofire); a session made with other monitors and
 /// without it posts none.
 ///
-/// - Note: Differences from Alamofire: the notifications are posted from a private serial
-///   queue, in event order, never from the main queue; observers that need the main thread
-///   must hop there themselves.
+/// - Note: Differences from Alamofire, whose notifications are posted on the main queue:
+///   Salvo posts them synchronously where the event happens (the thread that resumes,
+///   suspends or cancels the request, the one that sends an attempt, the request's delivery
+///   queue for its completion and finish), outside Salvo's locks, in the request's event
+///   order. Observers that need the main thread hop there themselves; an observer that
+///   blocks holds that thread.
 public final class AlamofireNotifications: EventMonitor {
-    /// The private serial queue the notifications are posted from. Never `.main`.
+    /// The queue `EventMonitor` asks for. A session does not use it: it posts where each event
+    /// happens (see the note above). Never `.main`.
     public let queue = DispatchQueue(label: "org.salvo.alamofireNotifications")
 
     /// Which requests have an attempt under way, and which of those this monitor reported as
-    /// suspended, as the events arrive on `queue`.
+    /// suspended, as the events arrive.
     ///
-    /// Kept from the events themselves, not read from the request: events reach `queue` after
-    /// they happen, so when `requestDidSuspend(_:)` runs the request may already have started
-    /// (or finished) an attempt it had not started when it was suspended.
+    /// Kept from the events themselves, not read from the request: the request's state may
+    /// already have moved on (another thread started or finished an attempt) by the time an
+    /// event is posted.
     private struct Attempts {
         var running: Set<ObjectIdentifier> = []
         var paused: Set<ObjectIdentifier> = []
     }
 
-    /// Only `queue` touches it; the lock makes the monitor `Sendable`.
+    /// Events arrive from several threads.
     private let attempts = Mutex(Attempts())
 
     /// Creates a monitor; a `Session` has one by default.
@@ -65,57 +69,42 @@ public final class AlamofireNotifications: EventMonitor {
         case attemptCompleted
     }
 
-    /// Events recorded and not yet posted, in order.
+    /// Posts the notifications of `event` of `request`, at once, on the calling thread.
     ///
-    /// A session hands its requests' events over here rather than as one `queue.async` each:
-    /// the queue is woken only when the list goes from empty to not empty, so a busy session
-    /// posts many events per wake-up, and a request costs no thread hand-off of its own for
-    /// notifications nobody may observe.
-    private let pending = Mutex<[(Event, Request)]>([])
-
-    /// Records `event` of `request`, to be posted on `queue` after the events recorded before.
+    /// A session calls it where the event happens, after releasing its locks: the thread that
+    /// resumes, suspends or cancels the request, the one that sends an attempt, the request's
+    /// delivery queue for an attempt's completion and the finish. Posting there, rather than
+    /// on a queue of the monitor's, costs no thread hand-off, and a finished request is freed
+    /// by the thread that made the next one, not by a thread that only frees (which, in
+    /// glibc's allocator, contends with the allocating thread for its arena's lock).
     func record(_ event: Event, for request: Request) {
-        let wake = pending.withLock { pending in
-            pending.append((event, request))
-            return pending.count == 1
-        }
-        if wake { queue.async { self.drain() } }
-    }
-
-    private func drain() {
-        var batch: [(Event, Request)] = []
-        while true {
-            pending.withLock { swap(&$0, &batch) }
-            if batch.isEmpty { return }
-            for (event, request) in batch {
-                switch event {
-                case .resume: requestDidResume(request)
-                case .suspend: requestDidSuspend(request)
-                case .cancel: requestDidCancel(request)
-                case .finish: requestDidFinish(request)
-                case .attemptStarted: attemptStarted(request)
-                case .attemptCompleted: attemptCompleted(request)
-                }
-            }
-            batch.removeAll(keepingCapacity: true)
-            // The batch held the requests; the last reference may go here, not inside a post.
-            lastUserInfo.withLock { $0 = nil }
+        switch event {
+        case .resume: requestDidResume(request)
+        case .suspend: requestDidSuspend(request)
+        case .cancel: requestDidCancel(request)
+        case .finish: requestDidFinish(request)
+        case .attemptStarted: attemptStarted(request)
+        case .attemptCompleted: attemptCompleted(request)
         }
     }
 
     /// The `userInfo` of the last notification posted, and whose it is: a request's events
     /// mostly come in pairs (resume then its attempt's start, the attempt's completion then
     /// the finish), and building the dictionary (hashing Alamofire's 38-byte key) costs more
-    /// than posting it. Only `queue` touches it.
+    /// than posting it. Emptied by the request's finish, so it never keeps a finished request.
     private let lastUserInfo = Mutex<(request: ObjectIdentifier, userInfo: [AnyHashable: Any])?>(nil)
 
-    private func post(_ name: Notification.Name, _ request: Request) {
+    private func post(_ name: Notification.Name, _ request: Request, isLast: Bool = false) {
         let id = ObjectIdentifier(request)
-        let userInfo = lastUserInfo.withLock { last -> [AnyHashable: Any] in
-            if let last, last.request == id { return last.userInfo }
-            let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
-            last = (id, made)
-            return made
+        let userInfo = lastUserInfo.withLock { slot -> [AnyHashable: Any] in
+            let userInfo: [AnyHashable: Any]
+            if let last = slot, last.request == id {
+                userInfo = last.userInfo
+            } else {
+                userInfo = [Notification.requestUserInfoKey: request]
+            }
+            slot = isLast ? nil : (id, userInfo)
+            return userInfo
         }
         center.post(name: name, object: nil, userInfo: userInfo)
     }
@@ -163,7 +152,7 @@ public final class AlamofireNotifications: EventMonitor {
             attempts.running.remove(id)
             attempts.paused.remove(id)
         }
-        post(Request.didFinishNotification, request)
+        post(Request.didFinishNotification, request, isLast: true)
     }
 
     /// Posts `Request.didResumeTaskNotification`: an attempt's request is final and its
