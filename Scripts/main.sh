@@ -14,9 +14,12 @@
 # The loopback default: a local nginx on 127.0.0.1 serves a generated set of 1000 files of
 # 100 KiB and 4 of 64 MiB (made once into .build/main-job-data, with a SHA256SUMS list);
 # salvo fetches all of them from an aria2 input list carrying each file's sha-256, with its
-# progress display on a terminal, and its summary; `sha256sum -c` then checks every file;
-# `curl --parallel --parallel-max 16` fetches the same set into another directory; both wall
-# and CPU times are printed side by side. The output directories are removed and nginx is
+# progress display on a terminal, and its summary; `sha256sum -c` then checks every file.
+# Then the same set again, each row labelled with what it guarantees: curl --parallel
+# --parallel-max 16 followed by sha256sum -c and a flush of each file (salvo's guarantees by
+# hand), aria2c with the same checksums (when installed), salvo --no-fsync without checksums
+# and plain curl --parallel (neither verifies nor flushes). Wall and CPU times are printed side
+# by side, with the like-for-like ratios. The output directories are removed and nginx is
 # stopped at the end, however the script ends short of SIGKILL (nginx dies with it even then).
 # Exit status: salvo's when it failed, 1 when a file did not verify, else 0.
 set -euo pipefail
@@ -160,10 +163,12 @@ if [[ -z "$PORT" ]]; then
 fi
 BASE="http://127.0.0.1:$PORT"
 
-# The aria2 input list for salvo and a config file for curl, in the same order (the large
-# files first, so they are not the tail of the run).
+# The aria2 input lists (with and without each file's sha-256) for salvo and aria2c, and a
+# config file for curl, in the same order (the large files first, so they are not the tail
+# of the run).
 while read -r sum name; do
     printf '%s/%s\n  checksum=sha-256=%s\n' "$BASE" "$name" "$sum" >> "$RUN/urls.txt"
+    printf '%s/%s\n' "$BASE" "$name" >> "$RUN/plain-urls.txt"
     printf 'url = "%s/%s"\noutput = "%s"\n' "$BASE" "$name" "$name" >> "$RUN/curl.cfg"
 done < "$DATA/SHA256SUMS"
 FILES=$((SMALL_COUNT + LARGE_COUNT))
@@ -171,28 +176,14 @@ TOTAL_BYTES=$((SMALL_COUNT * SMALL_SIZE + LARGE_COUNT * LARGE_SIZE))
 printf 'salvo main job: %d files (%d x 100 KiB, %d x 64 MiB; %d MiB) from nginx at %s\n\n' \
     "$FILES" "$SMALL_COUNT" "$LARGE_COUNT" $((TOTAL_BYTES / 1048576)) "$BASE"
 
-# The set is read once before either tool runs, so both find it in the page cache: the one
+# The set is read once before any tool runs, so each finds it in the page cache: the one
 # that went first would otherwise pay for nginx reading it from the disk (the machine may have
 # reclaimed it since it was generated).
 cat "$DATA"/large-*.bin "$DATA"/small-*.bin > /dev/null
 
-# Times: bash's `time` keyword, wall and the CPU (user, system) of the command's process.
+# Times: bash's `time` keyword, wall and the CPU (user, system) of everything it ran.
 TIMEFORMAT='%3R %3U %3S'
 exec 4>&2
-
-# salvo: its progress display on a terminal; off one, its line per file goes to a log and
-# only the failures and the summary are shown.
-mkdir -p "$RUN/salvo"
-salvo_status=0
-printf '== salvo -i urls.txt -d OUT (default -j 16 files in flight, -x 8 connections)\n'
-if [[ -t 1 ]]; then
-    { time "$SALVO" -i "$RUN/urls.txt" -d "$RUN/salvo" 2>&4; } 2> "$RUN/salvo.time" || salvo_status=$?
-else
-    { time "$SALVO" -i "$RUN/urls.txt" -d "$RUN/salvo" > "$RUN/salvo.log" 2>&4; } 2> "$RUN/salvo.time" || salvo_status=$?
-    grep -v '^done  ' "$RUN/salvo.log" || true
-    printf '(%d "done" lines not shown)\n' "$(grep -c '^done  ' "$RUN/salvo.log" || true)"
-fi
-printf 'salvo exited with %d\n' "$salvo_status"
 
 verify() {  # DIR LABEL: every file of the set, and nothing else, with the right digest
     local count
@@ -204,34 +195,109 @@ verify() {  # DIR LABEL: every file of the set, and nothing else, with the right
     printf 'sha256sum -c: %s FAILED verification (%d files in its directory, %d expected)\n' "$2" "$count" "$FILES"
     return 1
 }
+
+# Each row: a tool, or a tool and what gives it the same guarantees by hand, timed as one.
+# Rows are compared with the row that guarantees the same (the table says what each does).
+ROWS=()
+row_status=()
+run_row() {  # KEY LABEL GUARANTEES COMMAND...: times COMMAND into $RUN/KEY.time
+    local key="$1" label="$2" guarantees="$3"
+    shift 3
+    mkdir -p "$RUN/$key"
+    printf '\n== %s  [%s]\n' "$label" "$guarantees"
+    local status=0
+    { time "$@" 2>&4; } 2> "$RUN/$key.time" || status=$?
+    printf '%s exited with %d\n' "$label" "$status"
+    ROWS+=("$key|$label|$guarantees")
+    row_status+=("$status")
+    return 0
+}
+
+# salvo, as it runs by default: every file checked against its sha-256 and flushed to the
+# disk before its rename. On a terminal its progress display shows; off one, its line per file
+# goes to a log and only the failures and the summary are shown.
+salvo_default() {
+    if [[ -t 1 ]]; then
+        "$SALVO" -i "$RUN/urls.txt" -d "$RUN/salvo"
+    else
+        local status=0
+        "$SALVO" -i "$RUN/urls.txt" -d "$RUN/salvo" > "$RUN/salvo.log" || status=$?
+        grep -v '^done  ' "$RUN/salvo.log" || true
+        printf '(%d "done" lines not shown)\n' "$(grep -c '^done  ' "$RUN/salvo.log" || true)"
+        return "$status"
+    fi
+}
+run_row salvo "salvo -i urls.txt" "sha-256 verified, flushed" salvo_default
+salvo_status="${row_status[0]}"
 salvo_verified=0
 verify "$RUN/salvo" salvo || salvo_verified=1
 rm -rf "$RUN/salvo"
 
-# curl: the same files, 16 at once.
-printf '\n== curl --parallel --parallel-max %d\n' "$CURL_PARALLEL"
-mkdir -p "$RUN/curl"
-curl_status=0
-{ time curl --parallel --parallel-max "$CURL_PARALLEL" --fail --silent --show-error --no-progress-meter \
-      --output-dir "$RUN/curl" --config "$RUN/curl.cfg" 2>&4; } 2> "$RUN/curl.time" || curl_status=$?
-printf 'curl exited with %d\n' "$curl_status"
+# curl with the same guarantees by hand: the files, then sha256sum -c, then each file flushed
+# (coreutils sync with file names fsyncs each one, as salvo does).
+curl_checked() {
+    curl --parallel --parallel-max "$CURL_PARALLEL" --fail --silent --show-error --no-progress-meter \
+        --output-dir "$RUN/curl-checked" --config "$RUN/curl.cfg" || return
+    (cd "$RUN/curl-checked" && sha256sum -c --quiet --strict "$DATA/SHA256SUMS" && sync -- *)
+}
+run_row curl-checked "curl --parallel + sha256sum -c + sync" "sha-256 verified, flushed" curl_checked
+verify "$RUN/curl-checked" "curl + sha256sum -c + sync" || true
+rm -rf "$RUN/curl-checked"
+
+# aria2c with the same checksums (it checks each file's sha-256 once it is complete; it does
+# not flush), when installed.
+if command -v aria2c > /dev/null; then
+    run_row aria2c "aria2c -j $CURL_PARALLEL -i urls.txt" "sha-256 verified, not flushed" \
+        aria2c --no-conf=true -i "$RUN/urls.txt" -d "$RUN/aria2c" -j "$CURL_PARALLEL" --allow-overwrite=true \
+        --auto-file-renaming=false --file-allocation=none --quiet=true
+    verify "$RUN/aria2c" aria2c || true
+    rm -rf "$RUN/aria2c"
+fi
+
+# salvo with curl's guarantees: no checksums given, nothing flushed.
+run_row salvo-plain "salvo --no-fsync -i plain-urls.txt" "not verified, not flushed" \
+    "$SALVO" --no-fsync --quiet -i "$RUN/plain-urls.txt" -d "$RUN/salvo-plain"
+verify "$RUN/salvo-plain" "salvo --no-fsync" || true
+rm -rf "$RUN/salvo-plain"
+
+# curl alone.
+run_row curl "curl --parallel --parallel-max $CURL_PARALLEL" "not verified, not flushed" \
+    curl --parallel --parallel-max "$CURL_PARALLEL" --fail --silent --show-error --no-progress-meter \
+    --output-dir "$RUN/curl" --config "$RUN/curl.cfg"
 curl_verified=0
 verify "$RUN/curl" curl || curl_verified=1
 rm -rf "$RUN/curl"
 
-read -r salvo_wall salvo_user salvo_sys < "$RUN/salvo.time"
-read -r curl_wall curl_user curl_sys < "$RUN/curl.time"
 printf '\n'
-awk -v sw="$salvo_wall" -v su="$salvo_user" -v ss="$salvo_sys" \
-    -v cw="$curl_wall" -v cu="$curl_user" -v cs="$curl_sys" -v bytes="$TOTAL_BYTES" 'BEGIN {
-    printf "%-16s %9s %9s %9s %9s %11s\n", "", "wall s", "user s", "sys s", "CPU s", "MiB/s"
-    printf "%-16s %9.3f %9.3f %9.3f %9.3f %11.0f\n", "salvo", sw, su, ss, su + ss, bytes / 1048576 / sw
-    printf "%-16s %9.3f %9.3f %9.3f %9.3f %11.0f\n", "curl --parallel", cw, cu, cs, cu + cs, bytes / 1048576 / cw
-    if (cw > 0 && cu + cs > 0)
-        printf "%-16s %9.2f %9s %9s %9.2f\n", "salvo / curl", sw / cw, "", "", (su + ss) / (cu + cs)
+{
+    for index in "${!ROWS[@]}"; do
+        IFS='|' read -r key label guarantees <<< "${ROWS[$index]}"
+        read -r wall user sys < "$RUN/$key.time"
+        printf '%s|%s|%s|%s|%s|%s|%s\n' "$key" "$label" "$guarantees" "$wall" "$user" "$sys" "${row_status[$index]}"
+    done
+} | awk -F'|' -v bytes="$TOTAL_BYTES" '
+{
+    key[NR] = $1; label[NR] = $2; guarantee[NR] = $3; wall[NR] = $4; cpu[NR] = $5 + $6; status[NR] = $7
+    row[$1] = NR
+}
+END {
+    printf "%-40s %-30s %8s %8s %8s\n", "", "guarantees", "wall s", "CPU s", "MiB/s"
+    for (i = 1; i <= NR; i++)
+        printf "%-40s %-30s %8.3f %8.3f %8.0f%s\n", label[i], guarantee[i], wall[i], cpu[i], bytes / 1048576 / wall[i],
+            status[i] == 0 ? "" : "  (failed: exit " status[i] ")"
+    printf "\nlike for like (wall x, CPU x):\n"
+    compare("salvo", "curl-checked", "salvo / (curl + sha256sum -c + sync), both verified and flushed")
+    compare("salvo", "aria2c", "salvo / aria2c, both verified (aria2c does not flush)")
+    compare("salvo-plain", "curl", "salvo --no-fsync / curl, neither verified nor flushed")
+}
+function compare(mine, theirs, text) {
+    if (!(mine in row) || !(theirs in row)) return
+    a = row[mine]; b = row[theirs]
+    if (wall[b] > 0 && cpu[b] > 0)
+        printf "  %-70s %6.2f %6.2f\n", text, wall[a] / wall[b], cpu[a] / cpu[b]
 }'
 
-[[ $curl_status -eq 0 && $curl_verified -eq 0 ]] || log "warning: the curl baseline did not complete; its times mean little"
+[[ $curl_verified -eq 0 ]] || log "warning: the curl baseline did not complete; its times mean little"
 if [[ $salvo_status -ne 0 ]]; then
     log "salvo failed (exit status $salvo_status)"
     exit "$salvo_status"
