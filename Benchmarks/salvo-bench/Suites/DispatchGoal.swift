@@ -1,8 +1,10 @@
 /// The dispatch suite's headline goal: the realistic Salvo rows (`salvo`, `salvo-async`)
-/// spend at most 1.7× the CPU per request of the C poll driver (`curl-poll`, the loop
-/// Salvo's engine uses) at 16 and 128 in flight, over HTTP/1.1 and over h2c.
+/// spend at most 2.4× the CPU per request of the C poll driver (`curl-poll`, the loop
+/// Salvo's engine uses) at 16 and 128 in flight, over HTTP/1.1 and over h2c. (The floor is
+/// about 1.5×: the C driver's work plus Foundation's `HTTPURLResponse` initializer, which
+/// reading `response.response` costs.)
 enum DispatchGoal {
-    static let maximumCPURatio = 1.7
+    static let maximumCPURatio = 2.4
     static let inflights = [16, 128]
     static let protocols = BenchProtocol.allCases
     static let clients: [DispatchClient] = [.salvo, .salvoAsync]
