@@ -68,4 +68,23 @@ final class ProgressOrderTests: XCTestCase {
             XCTAssertEqual(fractions.values.last, 1.0, "round \(round): progress when the response came: \(fractions.values)")
         }
     }
+
+    /// A response does not wait forever for a progress queue its owner keeps busy until the
+    /// response comes (here, blocked on a semaphore the response handler signals).
+    func testAResponseIsNotHeldByABlockedProgressQueue() throws {
+        let session = testSession()
+        let blocked = DispatchQueue(label: "test.blocked-progress")
+        let release = DispatchSemaphore(value: 0)
+        blocked.async { release.wait() }
+        let done = expectation(description: "response")
+        session.download(try TestServers.shared.url(.nginx, "/100k.bin"))
+            .downloadProgress(queue: blocked) { _ in }
+            .response(queue: .global()) { response in
+                XCTAssertNil(response.error)
+                if let url = response.fileURL { try? FileManager.default.removeItem(at: url) }
+                release.signal()
+                done.fulfill()
+            }
+        wait(for: [done], timeout: 30)
+    }
 }

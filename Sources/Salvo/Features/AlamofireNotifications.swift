@@ -91,19 +91,22 @@ public final class AlamofireNotifications: EventMonitor {
     /// The `userInfo` of the last notification posted, and whose it is: a request's events
     /// mostly come in pairs (resume then its attempt's start, the attempt's completion then
     /// the finish), and building the dictionary (hashing Alamofire's 38-byte key) costs more
-    /// than posting it. Emptied by the request's finish, so it never keeps a finished request.
+    /// than posting it. Never kept for a request that has finished: emptied by its finish,
+    /// and not filled for it afterwards (a suspend or cancel decided just before the finish
+    /// may be posted just after it).
     private let lastUserInfo = Mutex<(request: ObjectIdentifier, userInfo: [AnyHashable: Any])?>(nil)
 
     private func post(_ name: Notification.Name, _ request: Request, isLast: Bool = false) {
         let id = ObjectIdentifier(request)
+        // The slot only ever holds a request that had not finished, which its attempt or its
+        // finish still holds: replacing it here never frees a request inside the lock.
         let userInfo = lastUserInfo.withLock { slot -> [AnyHashable: Any] in
-            let userInfo: [AnyHashable: Any]
-            if let last = slot, last.request == id {
-                userInfo = last.userInfo
-            } else {
-                userInfo = [Notification.requestUserInfoKey: request]
-            }
-            slot = isLast ? nil : (id, userInfo)
+            let cached = slot.flatMap { $0.request == id ? $0.userInfo : nil }
+            let userInfo = cached ?? [Notification.requestUserInfoKey: request]
+            // Checked under the slot's lock: a finish that happens after this check posts
+            // didFinish afterwards, which empties the slot.
+            let keep = !isLast && !request.mutableState.withLock { $0.lifecycle.isCompleted }
+            slot = keep ? (id, userInfo) : nil
             return userInfo
         }
         center.post(name: name, object: nil, userInfo: userInfo)

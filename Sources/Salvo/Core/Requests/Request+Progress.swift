@@ -42,8 +42,9 @@ extension Request {
     ///
     /// Updates come at most every 50 ms or each 1% of the body; a request that succeeds
     /// ends with one update whose `fractionCompleted` is exactly 1, before its response
-    /// handlers start, on whatever queue (a handler on the main queue is waited for once the
-    /// main queue has been seen running, so a process that never drains it is not held).
+    /// handlers start, on whatever queue. The response waits for it at most 100 ms, and for a
+    /// handler on the main queue only once the main queue has been seen running, so a queue
+    /// blocked until the response comes, or a main queue never drained, does not hold it.
     ///
     /// - Parameters:
     ///   - queue: Where `closure` runs. `.main` by default (see `Session.responseQueue`).
@@ -125,13 +126,14 @@ extension Request {
     }
 }
 
-/// Counts down from a number of events, from any thread; the last one is told it was last.
-private final class Countdown: Sendable {
+/// Counts down from a number of events, from any thread; the one that reaches zero is told so
+/// (later ones are not).
+final class Countdown: Sendable {
     private let left: Atomic<Int>
 
     init(_ count: Int) { left = Atomic(count) }
 
-    /// One event happened; true for the last.
+    /// One event happened; true for the one that reached zero.
     func tick() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }
 
@@ -192,7 +194,7 @@ final class ProgressChannel: @unchecked Sendable { // `current` only under `slot
     var hasHandler: Bool { handler != nil }
 
     func setHandler(_ handler: @escaping Request.ProgressHandler, queue: DispatchQueue) {
-        if queue === DispatchQueue.main { MainQueueWatch.watch() }
+        if queue.isMainQueue { MainQueueWatch.watch() }
         slot.withLock { current = (handler, queue) }
     }
 
@@ -205,9 +207,12 @@ final class ProgressChannel: @unchecked Sendable { // `current` only under `slot
     /// The closing update: the total is what was done, so the fraction is exactly 1 (an empty
     /// body counts as one unit of one, for the same reason).
     ///
-    /// `next` runs once the update was delivered, on the handler's queue, or at once beside it
-    /// when that queue is the main queue and nothing shows it is drained; it is told the queue
-    /// it runs on.
+    /// `next` runs once, told the queue it runs on: at once after an update delivered here (on
+    /// `currentQueue`); else after the update, on the handler's queue, or after
+    /// `closingWaitLimit` if that queue has not run it by then (a queue its owner blocks while
+    /// it waits for the response must not hold the response forever), whichever comes first;
+    /// and at once beside the update when that queue is the main queue and the main queue was
+    /// never seen running (a server that never drains it).
     func finish(completed: Int64, inlineOn currentQueue: DispatchQueue?,
                 then next: @escaping @Sendable (_ runningOn: DispatchQueue?) -> Void) {
         let done = max(completed, 1)
@@ -215,15 +220,22 @@ final class ProgressChannel: @unchecked Sendable { // `current` only under `slot
             deliver(completed: done, total: done)
             return next(currentQueue)
         }
-        guard queue !== DispatchQueue.main || MainQueueWatch.isDrained else {
+        guard MainQueueWatch.isDrained || !queue.isMainQueue else {
             queue.async { self.deliver(completed: done, total: done) }
             return next(currentQueue)
         }
+        let first = Countdown(1)
         queue.async {
             self.deliver(completed: done, total: done)
-            next(queue)
+            if first.tick() { next(queue) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.closingWaitLimit) {
+            if first.tick() { next(nil) }
         }
     }
+
+    /// How long a response waits for its progress handler's queue to run the closing update.
+    static let closingWaitLimit = DispatchTimeInterval.milliseconds(100)
 
     private func deliver(completed: Int64, total: Int64) {
         let handler = self.handler?.handler

@@ -555,7 +555,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         queue?.async { self.finish(on: queue, error: error) }
     }
 
-    /// Adds a closure that runs after all response handlers have been dispatched.
+    /// Adds a closure that runs when the request finishes: after its response handlers have
+    /// been dispatched, or, for a request with progress handlers, once its closing progress
+    /// updates are queued (the handlers follow those updates).
     func onFinish(_ body: @escaping @Sendable () -> Void) {
         let runNow = mutableState.withLock { state -> Bool in
             if state.lifecycle.isCompleted { return true }
@@ -598,12 +600,16 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             for body in finishHandlers { body() }
             return
         }
+        // The closing progress updates come first, as URLSession's last progress event comes
+        // before the task completes; the handlers wait for them and for the monitors (see
+        // `reportFinalProgress`), on whichever thread is last.
+        let gate = Countdown(2)
+        reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) { queue in
+            if gate.tick() { Self.run(handlers, on: queue) }
+        }
         monitor?.requestDidFinish(self)
         notify(.finish)
-        // The handlers wait for the closing progress update (see `reportFinalProgress`).
-        reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) { queue in
-            Self.run(handlers, on: queue)
-        }
+        if gate.tick() { Self.run(handlers, on: currentQueue) }
         for body in finishHandlers { body() }
     }
 }
