@@ -24,7 +24,25 @@ extension TransferCaseOutcome {
         }
         let best = bestOutside.map { "best outside client: \($0.rawValue)" } ?? "no outside client ran"
         Console.line("\n\(transfer.name) (\(best))\n" + table.rendered + notes.map { "\n" + $0 }.joined()
-                     + (split ? "\n" + splitGoals : ""))
+                     + (split ? "\n" + splitGoals : "") + likeForLike.map { "\n" + $0 }.joined())
+    }
+
+    /// Each `salvo` tool row over the outside rows that guarantee the same, wall and CPU, on
+    /// whole files (in the ranges case curl is the one-connection rate, not a peer).
+    private var likeForLike: [String] {
+        guard transfer.split == 1 else { return [] }
+        let pairs: [(TransferClient, TransferClient, String)] = [
+            (.salvoTool, .curlChecked, "both verify every sha-256 and flush every file"),
+            (.salvoTool, .aria2cChecked, "both verify every sha-256; aria2c does not flush"),
+            (.salvoToolNoFsync, .curl, "neither verifies nor flushes"),
+        ]
+        let lines = pairs.compactMap { mine, theirs, guarantee -> String? in
+            guard failures(mine) == 0, failures(theirs) == 0, let wall = seconds(mine), let theirWall = seconds(theirs),
+                  let cpu = cpuSeconds(mine), let theirCPU = cpuSeconds(theirs), theirWall.median > 0, theirCPU.median > 0 else { return nil }
+            return "  \(mine.rawValue) / \(theirs.rawValue) (\(guarantee)): wall \(Format.fixed(wall.median / theirWall.median, 2))×, "
+                + "CPU \(Format.fixed(cpu.median / theirCPU.median, 2))×"
+        }
+        return lines.isEmpty ? [] : ["like for like:"] + lines
     }
 
     /// The split case's targets, for each `salvo` tool row: at least six times the

@@ -13,11 +13,21 @@ enum TransferClient: String, CaseIterable, Codable, Sendable {
     case salvoToolNoFsync = "salvo-tool-nofsync"
     /// The curl tool: `curl --parallel`.
     case curl
+    /// `curl --parallel`, then `sha256sum -c` and a flush of each file (coreutils `sync` with
+    /// the file names): the `salvo` tool's default guarantees, by hand, timed as one.
+    case curlChecked = "curl+sha256+sync"
     /// aria2c, when installed (downloads only).
     case aria2c
+    /// aria2c given each file's sha-256 in its input list, which it checks once the file is
+    /// complete (it does not flush).
+    case aria2cChecked = "aria2c+sha256"
 
     /// Salvo's clients, library or tool: the ratios' numerators.
-    var isOurs: Bool { self != .curl && self != .aria2c }
+    var isOurs: Bool { ![.curl, .curlChecked, .aria2c, .aria2cChecked].contains(self) }
+
+    /// The clients that check each file's sha-256: the `salvo` tool row is given the same
+    /// checksums, so these three compare like with like.
+    var verifiesChecksums: Bool { [.salvoTool, .curlChecked, .aria2cChecked].contains(self) }
 
     /// The library clients, which run inside the measuring child itself; the others are
     /// executables that child spawns.
@@ -36,19 +46,25 @@ enum TransferClient: String, CaseIterable, Codable, Sendable {
             return FileManager.default.isExecutableFile(atPath: path) ? path : nil
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let program = self == .curlChecked ? "curl" : self == .aria2cChecked ? "aria2c" : rawValue
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Why this client cannot run a case, or `nil` when it can.
     func unavailability(for transfer: TransferCase) -> String? {
         if runsInProcess && transfer.split > 1 { return "the library fetches one range per request" }
         if transfer.direction == .upload {
-            if self == .aria2c { return "aria2c cannot upload" }
+            if self == .aria2c || self == .aria2cChecked { return "aria2c cannot upload" }
             if isSalvoTool { return "the salvo tool downloads only" }
+            if self == .curlChecked { return "compared on downloads only" }
+        }
+        if transfer.split > 1 && (self == .curlChecked || self == .aria2cChecked) {
+            return "compared on whole files only"
         }
         if !runsInProcess && toolPath == nil {
             if isSalvoTool { return "build it with swift build -c release --product salvo" }
-            return "\(rawValue) is not installed" + (self == .aria2c ? " (apt-get install aria2)" : "")
+            let program = self == .curlChecked ? "curl" : self == .aria2cChecked ? "aria2c" : rawValue
+            return "\(program) is not installed" + (program == "aria2c" ? " (apt-get install aria2)" : "")
         }
         return nil
     }

@@ -8,12 +8,47 @@ enum TransferFiles {
         let directory = documentRoot + "/files"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let chunk = randomChunk()
+        var unsummed: [String] = []
         for transfer in cases {
-            for name in transfer.fileNames where !FileManager.default.fileExists(atPath: directory + "/" + name) {
-                try write(size: transfer.size, to: directory + "/" + name, from: chunk)
+            for name in transfer.fileNames {
+                if !FileManager.default.fileExists(atPath: directory + "/" + name) {
+                    try write(size: transfer.size, to: directory + "/" + name, from: chunk)
+                    try? FileManager.default.removeItem(atPath: directory + "/" + name + checksumSuffix)
+                }
+                if !FileManager.default.fileExists(atPath: directory + "/" + name + checksumSuffix) { unsummed.append(name) }
             }
         }
+        try recordChecksums(of: unsummed, in: directory)
         return directory
+    }
+
+    /// Beside each file, `NAME.sha256` holds its sha-256 in hex: the checksums the verifying
+    /// clients are given. (nginx serves them too; no case asks for them.)
+    static let checksumSuffix = ".sha256"
+
+    /// Runs `sha256sum` over `names` (a few at a time) and writes each one's digest beside it.
+    private static func recordChecksums(of names: [String], in directory: String) throws {
+        var start = 0
+        while start < names.count {
+            let batch = Array(names[start..<min(start + 200, names.count)])
+            start += batch.count
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["sha256sum", "--"] + batch
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchError("sha256sum failed on the transfers files") }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let name = parts[1].trimmingCharacters(in: .whitespaces)
+                try Data((parts[0] + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/" + name + checksumSuffix))
+            }
+        }
     }
 
     private static func write(size: Int, to path: String, from chunk: [UInt8]) throws {
