@@ -36,9 +36,10 @@ import FoundationNetworking
 /// - Note: Differences from Alamofire, whose notifications are posted on the main queue:
 ///   Salvo posts them synchronously where the event happens (the thread that resumes,
 ///   suspends or cancels the request, the one that sends an attempt, the request's delivery
-///   queue for its completion and finish), outside Salvo's locks, in the request's event
-///   order. Observers that need the main thread hop there themselves; an observer that
-///   blocks holds that thread.
+///   queue for its completion and finish), outside Salvo's locks. A request's resume,
+///   attempt start, attempt completion and finish come in that order; a suspend or cancel
+///   from another thread may be posted while the attempt's are. Observers that need the main
+///   thread hop there themselves; an observer that blocks holds that thread.
 public final class AlamofireNotifications: EventMonitor {
     /// The queue `EventMonitor` asks for. A session does not use it: it posts where each event
     /// happens (see the note above). Never `.main`.
