@@ -36,6 +36,15 @@ enum TransferClient: String, CaseIterable, Codable, Sendable {
     /// The `salvo` tool's clients.
     var isSalvoTool: Bool { self == .salvoTool || self == .salvoToolNoFsync }
 
+    /// The program an outside client runs: curl or aria2c, checked or not.
+    private var program: String {
+        switch self {
+        case .curlChecked: "curl"
+        case .aria2cChecked: "aria2c"
+        default: rawValue
+        }
+    }
+
     /// The executable of a client that is not run in process: the `salvo` tool built next
     /// to this benchmark, or curl or aria2c on `PATH`.
     var toolPath: String? {
@@ -46,7 +55,6 @@ enum TransferClient: String, CaseIterable, Codable, Sendable {
             return FileManager.default.isExecutableFile(atPath: path) ? path : nil
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let program = self == .curlChecked ? "curl" : self == .aria2cChecked ? "aria2c" : rawValue
         return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -63,7 +71,6 @@ enum TransferClient: String, CaseIterable, Codable, Sendable {
         }
         if !runsInProcess && toolPath == nil {
             if isSalvoTool { return "build it with swift build -c release --product salvo" }
-            let program = self == .curlChecked ? "curl" : self == .aria2cChecked ? "aria2c" : rawValue
             return "\(program) is not installed" + (program == "aria2c" ? " (apt-get install aria2)" : "")
         }
         return nil

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Request {
     /// Receives a request's progress: the request's own `uploadProgress` or
@@ -124,17 +123,6 @@ extension Request {
             }
         }
     }
-}
-
-/// Counts down from a number of events, from any thread; the one that reaches zero is told so
-/// (later ones are not).
-final class Countdown: Sendable {
-    private let left: Atomic<Int>
-
-    init(_ count: Int) { left = Atomic(count) }
-
-    /// One event happened; true for the one that reached zero.
-    func tick() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }
 
 /// The progress channels of one request, `nil` where nothing asked for progress.

@@ -592,24 +592,20 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             unsentCURLHandler.queue.async { unsentCURLHandler.handler(self.cURLDescription()) }
         }
         attemptHooks?.requestFinishing(self)
-        guard let finalProgress else {
-            // Monitors hear of the finish before serialization, as in Alamofire.
-            monitor?.requestDidFinish(self)
-            notify(.finish)
-            Self.run(handlers, on: currentQueue)
-            for body in finishHandlers { body() }
-            return
-        }
         // The closing progress updates come first, as URLSession's last progress event comes
         // before the task completes; the handlers wait for them and for the monitors (see
         // `reportFinalProgress`), on whichever thread is last.
-        let gate = Countdown(2)
-        reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) { queue in
-            if gate.tick() { Self.run(handlers, on: queue) }
+        let gate = finalProgress.map { finalProgress in
+            let gate = Countdown(2)
+            reportFinalProgress(finalProgress.channels, metrics: finalProgress.metrics, on: currentQueue) { queue in
+                if gate.tick() { Self.run(handlers, on: queue) }
+            }
+            return gate
         }
+        // Monitors hear of the finish before serialization, as in Alamofire.
         monitor?.requestDidFinish(self)
         notify(.finish)
-        if gate.tick() { Self.run(handlers, on: currentQueue) }
+        if gate?.tick() ?? true { Self.run(handlers, on: currentQueue) }
         for body in finishHandlers { body() }
     }
 }

@@ -54,14 +54,14 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     public let redirectHandler: (any RedirectHandler)?
     /// Whether `interceptor` is set, read without copying the existential.
     let hasInterceptor: Bool
-    /// The event monitors, combined (none by default).
+    /// The event monitors, combined (`AlamofireNotifications` alone by default).
     public let eventMonitor: CompositeEventMonitor
     /// The monitors of `eventMonitor` other than `AlamofireNotifications`, when there are any:
     /// a session without them skips building events.
     let monitor: CompositeEventMonitor?
     /// The `AlamofireNotifications` among the monitors, told only of the events they post
-    /// about, in batches (see `AlamofireNotifications.record(_:for:)`), so the notifications
-    /// Alamofire posts by default cost a request no events it does not need.
+    /// about, where they happen (see `AlamofireNotifications.record(_:for:)`), so the
+    /// notifications Alamofire posts by default cost a request no events it does not need.
     let notifiers: [AlamofireNotifications]
     /// What Alamofire's `Session` once added to every session's monitors; now the default of
     /// `init`'s `eventMonitors`, as in Alamofire.
