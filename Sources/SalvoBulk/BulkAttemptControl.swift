@@ -1,12 +1,11 @@
 import Synchronization
 import Salvo
 
-/// One attempt's request and its own reason to stop, shared by the task that waits for it
-/// (and may be cancelled), its body sink on the loop thread and its head and completion on
-/// the session's delivery queue.
+/// One attempt's fetch and its own reason to stop, shared by the task that waits for it (and
+/// may be cancelled) and its head judge and body sink on the loop thread.
 final class BulkAttemptControl: Sendable {
     private struct State {
-        var request: DataStreamRequest?
+        var fetch: BulkFetch?
         var cancelled = false
         var failure: BulkAttemptFailure?
         var probe: Bool?
@@ -15,28 +14,28 @@ final class BulkAttemptControl: Sendable {
 
     private let state = Mutex(State())
 
-    /// Records the attempt's request; cancels it at once when the task was cancelled first.
-    func started(_ request: DataStreamRequest) {
+    /// Records the attempt's fetch; cancels it at once when the task was cancelled first.
+    func started(_ fetch: BulkFetch) {
         let cancelled = state.withLock { state -> Bool in
-            state.request = request
+            state.fetch = fetch
             return state.cancelled
         }
-        if cancelled { request.cancel() }
+        if cancelled { fetch.cancel() }
     }
 
-    /// Forgets the request once it has completed: the request's handlers hold this control,
-    /// so keeping the request here would keep both alive.
+    /// Forgets the fetch once it has ended: its completion holds this control, so keeping
+    /// the fetch here would keep both alive.
     func ended() {
-        state.withLock { $0.request = nil }
+        state.withLock { $0.fetch = nil }
     }
 
     /// Cancels the attempt (the task was cancelled).
     func cancel() {
-        let request = state.withLock { state -> DataStreamRequest? in
+        let fetch = state.withLock { state -> BulkFetch? in
             state.cancelled = true
-            return state.request
+            return state.fetch
         }
-        request?.cancel()
+        fetch?.cancel()
     }
 
     /// Records why the attempt stops; the first reason wins.

@@ -9,8 +9,7 @@ extension BulkDownloader {
         public var outputDirectory: URL
         /// Files downloaded at once (aria2's `-j`). 16 by default; at least 1.
         public var filesInFlight: Int
-        /// Connections to one host at once (aria2's `-x`), the session's
-        /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`. 8 by default.
+        /// Connections to one host at once (aria2's `-x`). 8 by default.
         public var connectionsPerHost: Int
         /// Whether an existing `NAME.part` with its sidecar is continued (aria2's `-c`) rather
         /// than replaced. `false` by default.
@@ -36,7 +35,7 @@ extension BulkDownloader {
         /// (`Range: bytes=0-0`). When the answer is a 206 that gives the file's length and a
         /// validator (a strong `ETag` or a `Last-Modified`), the file is cut into `split`
         /// ranges of nearly equal length (fewer for a small file: none shorter than
-        /// `minimumRangeLength`), fetched at once on the downloader's session with `Range`
+        /// `minimumRangeLength`), fetched at once by the downloader with `Range`
         /// and `If-Range`, each written at its own offset of the one `NAME.part`; its sidecar
         /// records each range's progress, so `continuePartial` asks only for what is missing
         /// of each. When the server answers with the whole file (it ignores ranges), that
@@ -45,8 +44,7 @@ extension BulkDownloader {
         /// The most bytes per second one file receives (aria2's `--max-download-limit`);
         /// `BulkRate.unlimited` (the default) for no limit.
         ///
-        /// Applied by libcurl to each request of the session
-        /// (`TransportConfiguration.maximumReceiveRate`). With `split` above 1, each request
+        /// Applied by libcurl to each request (`CURLOPT_MAX_RECV_SPEED_LARGE`). With `split` above 1, each request
         /// gets the limit divided by `split` (rounded up), so a file fetched in ranges keeps
         /// to it as a whole; a file the server will not split then gets that share alone.
         public var maximumRatePerFile: BulkRate
@@ -72,7 +70,7 @@ extension BulkDownloader {
         /// The shortest range a file is cut into when it is fetched in ranges: 64 KiB.
         public static let minimumRangeLength: Int64 = 64 * 1024
 
-        /// The limit each request of the session gets for `maximumRatePerFile` and `split`,
+        /// The limit each request gets for `maximumRatePerFile` and `split`,
         /// in bytes per second; 0 for none.
         public var maximumRatePerRequest: Int64 {
             let rate = maximumRatePerFile.bytesPerSecond

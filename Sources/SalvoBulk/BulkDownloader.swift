@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import Salvo
 
-/// Downloads many files into a directory, safely, on one Salvo `Session`, and reports what
+/// Downloads many files into a directory, safely, on Salvo's engine, and reports what
 /// happens as it goes.
 ///
 /// Entries are read lazily, one when a slot is free, so a list of millions holds in memory
@@ -45,34 +45,28 @@ import Salvo
 public final class BulkDownloader: Sendable {
     /// The options the downloader was made with.
     public let options: Options
-    /// The session every request runs on.
-    public let session: Session
+    /// The engine every request runs on: the downloader drives Salvo's event loop itself,
+    /// with no `Session` or `Request` per file.
+    package let transport: BulkTransport
     /// The runs in progress, by id, for `cancel()`.
     private let runs = Mutex([UInt64: Task<Summary, Never>]())
     private let nextRunID = Mutex<UInt64>(0)
 
-    /// Creates a downloader and its session.
+    /// Creates a downloader and its engine.
     ///
-    /// The session sends `options.headers` with every request, opens at most
-    /// `options.connectionsPerHost` connections to a host, fails a transfer that receives
-    /// nothing for `options.timeout` seconds or cannot connect in `options.connectTimeout`,
-    /// does not decode compressed bodies (a file is saved as the server sends it), reads with a
-    /// 100 KiB receive buffer, and limits
-    /// each request to `options.maximumRatePerRequest` bytes per second when a rate is given.
+    /// Every request carries `options.headers` (and Salvo's `User-Agent` unless they name
+    /// one); at most `options.connectionsPerHost` connections to a host are open at once; a
+    /// transfer that receives nothing for `options.timeout` seconds or cannot connect in
+    /// `options.connectTimeout` fails; compressed bodies are not decoded (a file is saved as
+    /// the server sends it); bodies are read with a 100 KiB receive buffer; each request is
+    /// limited to `options.maximumRatePerRequest` bytes per second when a rate is given.
+    /// Proxies are taken from the environment (`http_proxy`, `https_proxy`, `no_proxy`, …),
+    /// as curl takes them.
     ///
     /// - Parameter options: How to run.
     public init(options: Options) {
         self.options = options
-        let configuration = URLSessionConfiguration.default
-        configuration.headers = [.defaultUserAgent]
-        configuration.httpMaximumConnectionsPerHost = max(1, options.connectionsPerHost)
-        configuration.timeoutIntervalForRequest = options.timeout
-        // libcurl's receive buffer at 100 KiB, as curl's tool sets it and the engine sets it
-        // for the library's downloads to a file: a sixth of the write calls of 16 KiB.
-        let transport = TransportConfiguration(connectTimeout: options.connectTimeout, decompressesResponses: false,
-                                               receiveBufferSize: 100 * 1024, maximumReceiveRate: options.maximumRatePerRequest)
-        session = Session(configuration: configuration, transport: transport,
-                          rootQueue: DispatchQueue(label: "org.salvo.bulk.rootQueue"))
+        transport = BulkTransport(options: options)
     }
 
     // MARK: Running
@@ -223,7 +217,7 @@ public final class BulkDownloader: Sendable {
                     break
                 }
                 guard let entry, !Task.isCancelled else { break }
-                let download = BulkFileDownload(file: File(index: index, entry: entry), session: session, options: options,
+                let download = BulkFileDownload(file: File(index: index, entry: entry), transport: transport, options: options,
                                                 claims: claims, directoryLock: directoryLock, budget: budget,
                                                 onEvent: onEvent)
                 index += 1

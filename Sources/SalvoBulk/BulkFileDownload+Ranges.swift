@@ -164,37 +164,21 @@ extension BulkFileDownload {
         headers.update(name: "Range", value: "bytes=\(from)-\(range.end - 1)")
         headers.update(name: "If-Range", value: validator)
         let control = BulkAttemptControl()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
-                let request = session.streamRequest(uri, headers: headers)
-                request.validate(statusCode: 200..<300)
-                let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
-                    guard let failure = rangeHead(response, from: from, length: length, validator: validator) else { return true }
-                    control.fail(failure)
-                    return false
-                }
-                request.writeBody { [self] wake in
-                    PacedBodySink(pay: budget?.pay, wake: wake, onHead: judge) { [self] bytes in
-                        guard !control.hasFailed else { return true }
-                        if let failure = write(bytes, toRange: index) {
-                            control.fail(failure)
-                            return false
-                        }
-                        received(bytes.count)
-                        return true
-                    }
-                }
-                request.responseStream(on: session.rootQueue) { [self] stream in
-                    if case let .complete(completion) = stream.event {
-                        control.ended()
-                        continuation.resume(returning: rangeOutcome(of: completion, index: index, control: control))
-                    }
-                }
-                control.started(request)
-            }
-        } onCancel: {
-            control.cancel()
+        let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
+            guard let failure = rangeHead(response, from: from, length: length, validator: validator) else { return true }
+            control.fail(failure)
+            return false
         }
+        let ending = await fetch(uri, headers: headers, control: control, judge: judge) { [self] bytes in
+            guard !control.hasFailed else { return true }
+            if let failure = write(bytes, toRange: index) {
+                control.fail(failure)
+                return false
+            }
+            received(bytes.count)
+            return true
+        }
+        return rangeOutcome(of: ending, index: index, control: control)
     }
 
     /// Checks a range's answer: a 206 starting at `from` of the same file. Returns why the
@@ -233,16 +217,22 @@ extension BulkFileDownload {
         return nil
     }
 
-    /// What a range request's completion means.
-    private func rangeOutcome(of completion: DataStreamRequest.Completion, index: Int, control: BulkAttemptControl) -> AttemptOutcome {
+    /// What a range request's ending means.
+    private func rangeOutcome(of ending: BulkFetch.Ending, index: Int, control: BulkAttemptControl) -> AttemptOutcome {
         if let failure = control.failure { return .failed(failure) }
-        if let error = completion.error {
-            if error.isExplicitlyCancelledError { return .cancelled }
-            if case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error {
+        switch ending {
+        case .cancelled:
+            return .cancelled
+        case let .failed(failure):
+            return .failed(failure)
+        case let .refused(response):
+            if response.statusCode == 416 {
                 return .failed(BulkAttemptFailure(reason: "HTTP 416: the server no longer has the range asked for",
                                                   isRetryable: true, restartsFromZero: true))
             }
-            return .failed(BulkRetryRule.failure(for: error, response: completion.response))
+            return .failed(BulkRetryRule.failure(for: response))
+        case .answered:
+            break
         }
         guard let range = state.withLock({ $0.ranges?[index] }) else {
             return .failed(BulkAttemptFailure(reason: "the file's ranges are gone", isRetryable: true, restartsFromZero: true))

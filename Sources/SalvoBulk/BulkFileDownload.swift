@@ -15,9 +15,9 @@ import Salvo
 /// One file of a bulk run, from its first attempt to its rename or its parking: the attempt
 /// loop over the entry's URIs, the `.part` file and its sidecar.
 ///
-/// Each attempt's response head is judged and its body written on the engine's loop thread
-/// (`PacedBodySink`); its completion is handled on the session's serial root queue, where the
-/// session delivers it, so it costs no further hop; progress events, sidecar updates and
+/// Each attempt is a `BulkFetch` on the run's engine: its response head is judged and its body
+/// written on the loop thread (`PacedBodySink`), and its end reaches the file's task through
+/// the transport's delivery queue; progress events, sidecar updates and
 /// flushes go to `queue`, a serial queue of this file's own: nothing that waits for the disk
 /// runs on the loop. The attempt loop runs in the file's
 /// task and reads the state between attempts. All go through `state` (a `Mutex`) and the
@@ -96,7 +96,8 @@ final class BulkFileDownload: Sendable {
     static let sidecarInterval: Duration = .seconds(2)
 
     let file: BulkDownloader.File
-    let session: Session
+    /// The engine every request of the run goes to.
+    let transport: BulkTransport
     let options: BulkDownloader.Options
     let claims: BulkNameClaims
     let directoryLock: BulkDirectoryLock
@@ -114,10 +115,10 @@ final class BulkFileDownload: Sendable {
     /// the loop thread, as a response's head is judged).
     let claimer: BulkPartClaimer
 
-    init(file: BulkDownloader.File, session: Session, options: BulkDownloader.Options, claims: BulkNameClaims,
+    init(file: BulkDownloader.File, transport: BulkTransport, options: BulkDownloader.Options, claims: BulkNameClaims,
          directoryLock: BulkDirectoryLock, budget: BulkRateBudget?, onEvent: @escaping @Sendable (Event) -> Void) {
         self.file = file
-        self.session = session
+        self.transport = transport
         self.options = options
         self.claims = claims
         self.directoryLock = directoryLock
@@ -286,59 +287,43 @@ final class BulkFileDownload: Sendable {
             headers.update(name: "Range", value: "bytes=0-0")
         }
         let control = BulkAttemptControl()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome, Never>) in
-                let request = session.streamRequest(uri, headers: headers)
-                request.validate(statusCode: 200..<300)
-                // The head's verdict, reached on the loop thread as the head ends
-                // (`PacedBodySink`): `true` takes the body.
-                let probing = probe && !resumes
-                let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
-                    if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
-                        control.settle(early)
-                        return false
-                    }
-                    if probing {
-                        if response.statusCode == 206 {
-                            if let failure = probed(response, uri: uri, directory: directory, control: control) {
-                                control.fail(failure)
-                                return false
-                            }
-                            return true
-                        }
-                        reportSingleConnection(uri, reason: "the server does not support ranges (it answered with the whole file)")
-                    }
-                    if let failure = head(response, uri: uri, rangeStart: rangeStart, validator: validator, directory: directory) {
+        // The head's verdict, reached on the loop thread as the head ends (`PacedBodySink`):
+        // `true` takes the body.
+        let probing = probe && !resumes
+        let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
+            if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
+                control.settle(early)
+                return false
+            }
+            if probing {
+                if response.statusCode == 206 {
+                    if let failure = probed(response, uri: uri, directory: directory, control: control) {
                         control.fail(failure)
                         return false
                     }
                     return true
                 }
-                request.writeBody { [self] wake in
-                    PacedBodySink(pay: budget?.pay, wake: wake, onHead: judge) { [self] bytes in
-                        // A probe's byte is not kept: the ranges fetch it again.
-                        guard !control.hasFailed, control.probe == nil else { return true }
-                        do {
-                            try writer.append(bytes)
-                        } catch {
-                            control.fail(BulkAttemptFailure(reason: Self.describe(error), isRetryable: false))
-                            return false
-                        }
-                        received(bytes.count)
-                        return true
-                    }
-                }
-                request.responseStream(on: session.rootQueue) { [self] stream in
-                    if case let .complete(completion) = stream.event {
-                        control.ended()
-                        continuation.resume(returning: outcome(of: completion, control: control, uri: uri, probe: probe && !resumes))
-                    }
-                }
-                control.started(request)
+                reportSingleConnection(uri, reason: "the server does not support ranges (it answered with the whole file)")
             }
-        } onCancel: {
-            control.cancel()
+            if let failure = head(response, uri: uri, rangeStart: rangeStart, validator: validator, directory: directory) {
+                control.fail(failure)
+                return false
+            }
+            return true
         }
+        let ending = await fetch(uri, headers: headers, control: control, judge: judge) { [self] bytes in
+            // A probe's byte is not kept: the ranges fetch it again.
+            guard !control.hasFailed, control.probe == nil else { return true }
+            do {
+                try writer.append(bytes)
+            } catch {
+                control.fail(BulkAttemptFailure(reason: Self.describe(error), isRetryable: false))
+                return false
+            }
+            received(bytes.count)
+            return true
+        }
+        return outcome(of: ending, control: control, uri: uri, probe: probing)
     }
 
     /// Continues an earlier run's partial file from what its sidecar says is done.
@@ -480,24 +465,29 @@ final class BulkFileDownload: Sendable {
         }
     }
 
-    /// What an attempt's completion means.
-    private func outcome(of completion: DataStreamRequest.Completion, control: BulkAttemptControl, uri: URL,
-                         probe: Bool) -> AttemptOutcome {
+    /// What an attempt's ending means.
+    private func outcome(of ending: BulkFetch.Ending, control: BulkAttemptControl, uri: URL, probe: Bool) -> AttemptOutcome {
         if let settled = control.settled { return settled }
         if let failure = control.failure { return .failed(failure) }
         if let probed = control.probe { return probed ? .splittable : .unsplittable }
-        if let error = completion.error {
-            if error.isExplicitlyCancelledError { return .cancelled }
-            if probe, case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error {
+        switch ending {
+        case .cancelled:
+            return .cancelled
+        case let .failed(failure):
+            return .failed(failure)
+        case let .refused(response):
+            if probe, response.statusCode == 416 {
                 // No first byte to give: an empty file, or a server that refuses this range.
                 reportSingleConnection(uri, reason: "the server refused a range of the file (HTTP 416)")
                 return .unsplittable
             }
-            if case .responseValidationFailed(reason: .unacceptableStatusCode(416)) = error, writer.bytes > 0 {
+            if response.statusCode == 416, writer.bytes > 0 {
                 return .failed(BulkAttemptFailure(reason: "HTTP 416: the kept bytes are not a prefix the server has",
                                                   isRetryable: true, restartsFromZero: true))
             }
-            return .failed(BulkRetryRule.failure(for: error, response: completion.response))
+            return .failed(BulkRetryRule.failure(for: response))
+        case .answered:
+            break
         }
         let expected = state.withLock { $0.expectedLength }
         let bytes = writer.bytes

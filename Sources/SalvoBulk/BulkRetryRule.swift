@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Salvo
+import SalvoEngine
 
 /// Why one attempt at a file failed, and what to do about it.
 struct BulkAttemptFailure: Error, Sendable {
@@ -38,25 +39,17 @@ enum BulkRetryRule {
         .noPermissionsToReadFile, .userAuthenticationRequired, .dataLengthExceedsMaximum,
     ]
 
-    /// The failure an attempt's error stands for.
-    ///
-    /// - Parameters:
-    ///   - error: The request's error.
-    ///   - response: The response, when one arrived (its status and `Retry-After`).
-    static func failure(for error: AFError, response: HTTPURLResponse?) -> BulkAttemptFailure {
-        switch error {
-        case .responseValidationFailed(reason: .unacceptableStatusCode(let code)):
-            return failure(forStatus: code, retryAfter: response?.value(forHTTPHeaderField: "Retry-After"))
-        case .sessionTaskFailed(let underlying):
-            if let urlError = underlying as? URLError {
-                let text = urlError.localizedDescription
-                return BulkAttemptFailure(reason: text.isEmpty ? "\(urlError.code)" : text,
-                                          isRetryable: !permanentURLErrors.contains(urlError.code))
-            }
-            return BulkAttemptFailure(reason: "\(underlying)", isRetryable: true)
-        default:
-            return BulkAttemptFailure(reason: error.localizedDescription, isRetryable: false)
-        }
+    /// The failure a transfer's error stands for: retried unless URLSession would call it
+    /// permanent (`permanentURLErrors`).
+    static func failure(for error: CurlError) -> BulkAttemptFailure {
+        let code = CurlError.urlErrorCode(for: error.code, message: error.message)
+        return BulkAttemptFailure(reason: error.message.isEmpty ? "\(code)" : error.message,
+                                  isRetryable: !permanentURLErrors.contains(code))
+    }
+
+    /// The failure a final answer outside 2xx stands for, with its `Retry-After`.
+    static func failure(for refused: ResponseHead) -> BulkAttemptFailure {
+        failure(forStatus: refused.statusCode, retryAfter: refused.value(forHeader: "Retry-After"))
     }
 
     /// The failure a non-2xx final status stands for.

@@ -35,4 +35,12 @@ package struct EngineOptions: Sendable {
     /// Keeps a cookie jar for the session (URLSessionConfiguration's `httpShouldSetCookies`).
     package var cookies = true
     package var verboseLogger: (@Sendable (String) -> Void)?
+
+    /// Whether the proxy variables libcurl honours are set in this process's environment.
+    /// When none is, a client sets `proxy` to "", which spares libcurl reading them on every
+    /// transfer.
+    package static func environmentNamesAProxy() -> Bool {
+        let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        return names.contains { ProcessInfo.processInfo.environment[$0]?.isEmpty == false }
+    }
 }

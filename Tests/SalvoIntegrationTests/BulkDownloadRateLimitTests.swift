@@ -3,7 +3,7 @@ import XCTest
 @testable import SalvoBulk
 
 /// `maximumRatePerFile`: the limit reaches libcurl's options for every transfer of the
-/// downloader's session (shared out among a file's ranges), and a limited file still arrives
+/// downloader's engine (shared out among a file's ranges), and a limited file still arrives
 /// whole. How fast it arrives is the benchmark's business, not a test's.
 final class BulkDownloadRateLimitTests: XCTestCase {
     func testTransportRateReachesTheEngineOptions() {
@@ -12,15 +12,14 @@ final class BulkDownloadRateLimitTests: XCTestCase {
         XCTAssertEqual(TransportConfiguration(maximumReceiveRate: -1).maximumReceiveRate, 0)
     }
 
-    func testRatePerFileReachesTheSessionsEngineOptions() throws {
+    func testRatePerFileReachesTheDownloadersEngineOptions() throws {
         let output = FileManager.default.temporaryDirectory
         let limited = BulkDownloader(options: .init(outputDirectory: output, maximumRatePerFile: try BulkRate(parsing: "1M")))
-        XCTAssertEqual(limited.session.transport.maximumReceiveRate, 1 << 20)
-        XCTAssertEqual(limited.session.loop.options.maximumReceiveRate, 1 << 20)
+        XCTAssertEqual(limited.transport.loop.options.maximumReceiveRate, 1 << 20)
         let split = BulkDownloader(options: .init(outputDirectory: output, split: 3, maximumRatePerFile: BulkRate(bytesPerSecond: 1000)))
-        XCTAssertEqual(split.session.loop.options.maximumReceiveRate, 334, "each of three ranges gets a third, rounded up")
+        XCTAssertEqual(split.transport.loop.options.maximumReceiveRate, 334, "each of three ranges gets a third, rounded up")
         let unlimited = BulkDownloader(options: .init(outputDirectory: output))
-        XCTAssertEqual(unlimited.session.loop.options.maximumReceiveRate, 0)
+        XCTAssertEqual(unlimited.transport.loop.options.maximumReceiveRate, 0)
     }
 
     func testLimitedDownloadsArriveByteIdentical() async throws {

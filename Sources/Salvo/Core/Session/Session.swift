@@ -152,7 +152,7 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
             options.proxy = proxies.http
             if proxies.https != proxies.http { options.httpsProxy = proxies.https }
             options.noProxy = proxies.exceptions
-        } else if options.proxy == nil && !Self.environmentNamesAProxy() {
+        } else if options.proxy == nil && !EngineOptions.environmentNamesAProxy() {
             // "" tells libcurl there is no proxy, which spares it reading the proxy variables
             // from the environment on every transfer.
             options.proxy = ""
@@ -307,11 +307,5 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     func handlerQueue(_ queue: DispatchQueue) -> DispatchQueue {
         if let responseQueue, queue.isMainQueue { return responseQueue }
         return queue
-    }
-
-    /// Whether the proxy variables libcurl honours are set in this process's environment.
-    private static func environmentNamesAProxy() -> Bool {
-        let names = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-        return names.contains { ProcessInfo.processInfo.environment[$0]?.isEmpty == false }
     }
 }

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import Salvo
+import SalvoEngine
+
+/// One GET of a bulk file sent straight to the engine, with the redirects it follows, until
+/// it ends once: answered, refused, failed or cancelled.
+///
+/// The body goes to the sink `makeSink` makes for each transfer (a `PacedBodySink`: written
+/// on the loop thread as it arrives); the end is judged on the transport's delivery queue,
+/// from the transfer's head and error alone. Redirects are followed as URLSession follows
+/// them (301, 302, 303, 307 and 308 with a `Location`, at most `maximumRedirects`), only to
+/// `http` and `https` URLs, and credentials and cookies set for one origin never go to
+/// another.
+final class BulkFetch: TransferOwner, Sendable {
+    /// How a fetch ended.
+    enum Ending: Sendable {
+        /// A 2xx answer, its body delivered to the sink to its end.
+        case answered(ResponseHead)
+        /// A final answer outside 2xx; its body was dropped.
+        case refused(ResponseHead)
+        /// No final answer: the connection, TLS, a timeout, the sink or a redirect failed.
+        case failed(BulkAttemptFailure)
+        /// `cancel()` was called first.
+        case cancelled
+    }
+
+    /// Makes the sink of one transfer, given what continues the transfer once the sink has
+    /// paused it (`EventLoop.Command.drained`).
+    typealias SinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
+
+    /// The redirects followed for one fetch, as URLSession's limit.
+    static let maximumRedirects = 16
+
+    private struct State {
+        var transfer: Transfer?
+        var cancelled = false
+        var finished = false
+        var redirects = 0
+        var headers: HTTPHeaders
+        var hostKey: Substring = ""
+    }
+
+    private let transport: BulkTransport
+    private let makeSink: SinkMaker
+    private let completion: @Sendable (Ending) -> Void
+    private let state: Mutex<State>
+
+    /// A fetch with `headers` (the `User-Agent` is added unless they name one), calling
+    /// `completion` once, on the transport's delivery queue or on the thread that cancels
+    /// the fetch before it starts.
+    init(transport: BulkTransport, headers: HTTPHeaders, makeSink: @escaping SinkMaker,
+         completion: @escaping @Sendable (Ending) -> Void) {
+        self.transport = transport
+        self.makeSink = makeSink
+        self.completion = completion
+        state = Mutex(State(headers: headers))
+    }
+
+    /// Sends the request for `url`.
+    func start(_ url: URL) {
+        send(url.absoluteString)
+    }
+
+    /// Ends the fetch: its transfer is cancelled, a redirect not yet sent is not sent, and
+    /// it ends `.cancelled` (unless it ended already).
+    func cancel() {
+        let transfer = state.withLock { state -> Transfer? in
+            state.cancelled = true
+            return state.transfer
+        }
+        if let transfer { transport.loop.send(.cancel(transfer)) }
+    }
+
+    private func send(_ url: String) {
+        guard let hostKey = Self.originKey(of: url) else {
+            end(.failed(BulkAttemptFailure(reason: "only http and https URLs are fetched, not \(url)", isRetryable: false)))
+            return
+        }
+        let headers = state.withLock { state -> HTTPHeaders in
+            if !state.hostKey.isEmpty && state.hostKey != hostKey {
+                // Another origin: what was meant for the first one stays behind.
+                for name in ["Authorization", "Proxy-Authorization", "Cookie"] { state.headers.remove(name: name) }
+            }
+            state.hostKey = hostKey
+            return state.headers
+        }
+        let description = TransferDescription(url: url, hostKey: hostKey, method: "GET",
+                                              headers: transport.headerList(headers), body: nil,
+                                              idleTimeout: transport.idleTimeout, verboseLogger: nil, priorKnowledge: false)
+        let makeSink = makeSink
+        let loop = transport.loop
+        description.makeSink = { transfer in
+            // Weak: the transfer owns its sink, which must not keep the transfer alive.
+            makeSink { [weak transfer] in
+                guard let transfer else { return }
+                loop.send(.drained(transfer))
+            }
+        }
+        let transfer = Transfer(description, deliveryQueue: transport.deliveryQueue, owner: self)
+        let cancelled = state.withLock { state -> Bool in
+            if !state.cancelled { state.transfer = transfer }
+            return state.cancelled
+        }
+        guard !cancelled else {
+            end(.cancelled)
+            return
+        }
+        loop.send(.add(transfer))
+    }
+
+    /// The engine's news that the current transfer ended (delivery queue).
+    func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
+        let cancelled = state.withLock { state -> Bool in
+            state.transfer = nil
+            return state.cancelled
+        }
+        if cancelled {
+            end(.cancelled)
+            return
+        }
+        if let error = outcome.error {
+            end(.failed(BulkRetryRule.failure(for: error)))
+            return
+        }
+        guard let head = outcome.head else {
+            end(.failed(BulkAttemptFailure(reason: "the server sent no response", isRetryable: true)))
+            return
+        }
+        if ResponseHead.isFollowedRedirect(status: head.statusCode), let target = head.redirectURL {
+            let tooMany = state.withLock { state -> Bool in
+                state.redirects += 1
+                return state.redirects > Self.maximumRedirects
+            }
+            guard !tooMany else {
+                end(.failed(BulkAttemptFailure(reason: "more than \(Self.maximumRedirects) redirects", isRetryable: false)))
+                return
+            }
+            send(target)
+            return
+        }
+        end((200..<300).contains(head.statusCode) ? .answered(head) : .refused(head))
+    }
+
+    /// Calls the completion, once.
+    private func end(_ ending: Ending) {
+        let first = state.withLock { state -> Bool in
+            defer { state.finished = true }
+            return !state.finished
+        }
+        if first { completion(ending) }
+    }
+
+    /// The lowercased `scheme://authority` of an `http` or `https` URL with a host, which
+    /// the engine counts connections by; `nil` for any other URL.
+    static func originKey(of url: String) -> Substring? {
+        let lowered = url.lowercased()
+        let schemeLength = lowered.hasPrefix("https://") ? 8 : lowered.hasPrefix("http://") ? 7 : 0
+        guard schemeLength > 0 else { return nil }
+        let rest = lowered.utf8.dropFirst(schemeLength)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        guard end > rest.startIndex else { return nil }
+        return Substring(lowered.utf8[..<end])
+    }
+}

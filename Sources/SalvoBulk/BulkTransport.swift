@@ -1,0 +1,56 @@
+import Foundation
+import Salvo
+import SalvoEngine
+
+/// The engine a bulk run drives directly: one event loop set up from the downloader's
+/// options, the queue its transfers' ends are handed to, and the header lines every request
+/// carries.
+///
+/// A file's request is a `BulkFetch`, not a `Request`: no attempt pipeline, no Foundation
+/// response and no handler queue stand between libcurl and the file, and a request's end
+/// costs one hop off the loop thread (to `deliveryQueue`).
+package final class BulkTransport: Sendable {
+    /// The loop every request of the downloader runs on.
+    package let loop: EventLoop
+    /// Where each transfer's end is handed (serial): redirects are followed from here.
+    let deliveryQueue = DispatchQueue(label: "org.salvo.bulk.delivery")
+    /// Sent with every request whose own headers do not name a `User-Agent`.
+    let userAgentLine: String
+    /// The longest a transfer may receive nothing (`Options.timeout`).
+    let idleTimeout: TimeInterval
+
+    /// Sets up the engine for `options`.
+    ///
+    /// Bodies are written as they arrive, undecoded (`Accept-Encoding` is not sent: a file
+    /// is the server's bytes); libcurl's receive buffer is 100 KiB, as curl's tool sets it, a
+    /// sixth of the write calls of 16 KiB. Proxies come from the environment, as curl reads
+    /// them; the cookie jar lives as long as the downloader, as a session's does.
+    init(options: BulkDownloader.Options) {
+        var engine = EngineOptions()
+        engine.connectTimeout = options.connectTimeout
+        engine.maximumConnectionsPerHost = max(1, options.connectionsPerHost)
+        engine.decompressesResponses = false
+        engine.receiveBufferSize = 100 * 1024
+        engine.maximumReceiveRate = options.maximumRatePerRequest
+        if !EngineOptions.environmentNamesAProxy() { engine.proxy = "" }
+        loop = EventLoop(options: engine)
+        idleTimeout = options.timeout
+        userAgentLine = "User-Agent: \(HTTPHeader.defaultUserAgent.value)"
+    }
+
+    deinit {
+        loop.shutdown(error: EventLoop.cancelledError)
+    }
+
+    /// The header lines of a request: `headers` as given, then the `User-Agent` unless they
+    /// name one.
+    func headerList(_ headers: HTTPHeaders) -> CurlHeaderList {
+        let list = CurlHeaderList()
+        for header in headers {
+            // "Name;" is libcurl's way to send a header with an empty value.
+            list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+        }
+        if headers.value(for: "User-Agent") == nil { list.append(userAgentLine) }
+        return list
+    }
+}
