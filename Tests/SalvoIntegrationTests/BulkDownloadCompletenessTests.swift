@@ -6,6 +6,29 @@ import Synchronization
 /// A list of files from nginx downloads completely: every file byte-identical under its
 /// name, nothing partial left, SHA-256 reported, the list read lazily.
 final class BulkDownloadCompletenessTests: XCTestCase {
+    /// A file with no body ends before the verdict on its head (reached off the loop thread)
+    /// may have come: it still arrives, empty, under its name, fetched whole or in ranges.
+    func testEmptyFilesArriveEmptyUnderTheirNames() async throws {
+        for split in [1, 4] {
+            let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+            defer { try? FileManager.default.removeItem(at: root) }
+            var options = BulkDownloadFixtures.options(output)
+            options.split = split
+            let log = BulkEventLog()
+            let entries = [
+                BulkEntry(uris: [try TestServers.shared.url(.httpbin, "/bytes/0")], outputName: "zero.bin"),
+                BulkEntry(uris: [try TestServers.shared.url(.nginx, "/status/204")], outputName: "no-content.bin"),
+            ]
+            let summary = await BulkDownloader(options: options).run(next: BulkDownloadFixtures.source(entries), onEvent: log.record)
+            XCTAssertEqual(summary.succeeded, 2, "split \(split): \(log.results.map(\.failureReason))")
+            XCTAssertEqual(log.results.map(\.attempts), [1, 1], "split \(split): no attempt failed")
+            XCTAssertEqual(BulkDownloadFixtures.listing(output), ["no-content.bin", "zero.bin"], "split \(split)")
+            for name in ["no-content.bin", "zero.bin"] {
+                XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), Data(), "split \(split): \(name)")
+            }
+        }
+    }
+
     func testFiftyFilesDownloadByteIdenticalWithNothingPartialLeft() async throws {
         let docroot = try TestServers.shared.docroot
         let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
