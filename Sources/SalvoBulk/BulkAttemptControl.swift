@@ -10,9 +10,6 @@ final class BulkAttemptControl: Sendable {
         var failure: BulkAttemptFailure?
         var probe: Bool?
         var settled: BulkFileDownload.AttemptOutcome?
-        /// Heads being judged off the loop thread, and what waits for their verdicts.
-        var judging = 0
-        var afterJudging: [@Sendable () -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -39,34 +36,6 @@ final class BulkAttemptControl: Sendable {
             return state.fetch
         }
         fetch?.cancel()
-    }
-
-    /// Counts a head whose judging has begun elsewhere (loop thread, as the head ends).
-    func judgingBegan() {
-        state.withLock { $0.judging += 1 }
-    }
-
-    /// Counts a verdict reached; runs what waited for the last one.
-    func judgingEnded() {
-        let waiting = state.withLock { state -> [@Sendable () -> Void] in
-            state.judging -= 1
-            guard state.judging == 0 else { return [] }
-            defer { state.afterJudging = [] }
-            return state.afterJudging
-        }
-        for body in waiting { body() }
-    }
-
-    /// Runs `body` once no head is being judged: at once, or after the last verdict. A
-    /// transfer with an empty body can end before its head's verdict; its end must not be
-    /// read before the judge has recorded what it found.
-    func afterJudging(_ body: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            if state.judging == 0 { return true }
-            state.afterJudging.append(body)
-            return false
-        }
-        if now { body() }
     }
 
     /// Records why the attempt stops; the first reason wins.

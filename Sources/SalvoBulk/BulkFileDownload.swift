@@ -287,8 +287,8 @@ final class BulkFileDownload: Sendable {
             headers.update(name: "Range", value: "bytes=0-0")
         }
         let control = BulkAttemptControl()
-        // The head's verdict, reached on the file's queue (it may claim the file's name on the
-        // disk, which has no place on the loop thread): `true` takes the body.
+        // The head's verdict, reached on the loop thread as the head ends (`PacedBodySink`):
+        // `true` takes the body.
         let probing = probe && !resumes
         let judge: @Sendable (ResponseHead) -> Bool = { [self] response in
             if !resumes, let early = existingWork(response, uri: uri, directory: directory) {
@@ -311,7 +311,7 @@ final class BulkFileDownload: Sendable {
             }
             return true
         }
-        let ending = await fetch(uri, headers: headers, control: control, judgesOffTheLoop: true, judge: judge) { [self] bytes in
+        let ending = await fetch(uri, headers: headers, control: control, judge: judge) { [self] bytes in
             // A probe's byte is not kept: the ranges fetch it again.
             guard !control.hasFailed, control.probe == nil else { return true }
             do {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 internal import CCurl
 
 /// Where a body written as it arrives goes (the bulk downloader's files): from libcurl's write
@@ -10,13 +9,10 @@ internal import CCurl
 /// dropped. With `onHead`, a 2xx answer's head is judged right there, on the loop thread,
 /// before any of its body: no hop to another thread and back, and no pause while it is
 /// judged; a head it refuses fails the transfer at its first body byte (the caller records
-/// why first). With `onHeadLater` instead, the verdict is reached elsewhere (work that waits
-/// for the disk has no place on the loop thread): the body is held, paused, until the verdict
-/// comes, and the loop serves the other transfers meanwhile. With a rate budget (`pay`: the
-/// seconds to wait before a chunk of that many bytes may go, or `nil` to let it go now), a
-/// chunk the budget cannot pay for yet pauses the transfer (libcurl offers the same chunk
-/// again once it continues), and `wake` continues it when the budget has refilled. Made per
-/// transfer (by the bulk downloader's fetches, or `DataStreamRequest.writeBody(with:)`) and
+/// why first). With a rate budget (`pay`: the seconds to wait before a chunk of that many bytes may go, or
+/// `nil` to let it go now), a chunk the budget cannot pay for yet pauses the
+/// transfer (libcurl offers the same chunk again once it continues), and `wake` continues it
+/// when the budget has refilled. Made per attempt (`DataStreamRequest.writeBody(with:)`) and
 /// used only on the loop thread.
 package final class PacedBodySink: ResponseSink {
     /// Takes a piece of the body; returns `false` when it cannot, which fails the transfer
@@ -24,21 +20,9 @@ package final class PacedBodySink: ResponseSink {
     package typealias Consume = @Sendable (UnsafeRawBufferPointer) -> Bool
     /// Judges a 2xx head: `true` to take the body.
     package typealias Judge = @Sendable (ResponseHead) -> Bool
-    /// Judges a 2xx head on another thread: calls `decided` once, from any thread, with
-    /// `true` to take the body.
-    package typealias DeferredJudge = @Sendable (ResponseHead, _ decided: @escaping @Sendable (Bool) -> Void) -> Void
-
-    /// A deferred verdict, set once by whoever judges and read by the loop thread.
-    private final class Verdict: Sendable {
-        static let pending: UInt8 = 0, take: UInt8 = 1, refuse: UInt8 = 2
-        let value = Atomic<UInt8>(Verdict.pending)
-    }
 
     private let consume: Consume
     private let onHead: Judge?
-    private let onHeadLater: DeferredJudge?
-    /// The verdict on the current head, when `onHeadLater` is judging it.
-    private var verdict: Verdict?
     private var refused = false
     private let pay: (@Sendable (Int) -> Double?)?
     private let wake: @Sendable () -> Void
@@ -46,52 +30,27 @@ package final class PacedBodySink: ResponseSink {
     /// Paused for the budget: the client's choice, not the server's silence.
     private var waiting = false
 
-    package init(pay: (@Sendable (Int) -> Double?)?, wake: @escaping @Sendable () -> Void, onHead: Judge? = nil,
-                 onHeadLater: DeferredJudge? = nil, _ consume: @escaping Consume) {
+    package init(pay: (@Sendable (Int) -> Double?)?, wake: @escaping @Sendable () -> Void, onHead: Judge? = nil, _ consume: @escaping Consume) {
         self.pay = pay
         self.wake = wake
         self.onHead = onHead
-        self.onHeadLater = onHeadLater
         self.consume = consume
     }
 
     package override func headersEnded(status: Int, isRedirect: Bool, rangeStart: Int64?) {
         discarding = !(200..<300).contains(status)
         refused = false
-        verdict = nil
     }
 
-    package override var wantsHead: Bool { onHead != nil || onHeadLater != nil }
+    package override var wantsHead: Bool { onHead != nil }
 
     package override func headReceived(_ head: ResponseHead) {
-        guard !discarding else { return }
-        if let onHead {
-            refused = !onHead(head)
-        } else if let onHeadLater {
-            let verdict = Verdict()
-            self.verdict = verdict
-            let wake = wake
-            onHeadLater(head) { take in
-                verdict.value.store(take ? Verdict.take : Verdict.refuse, ordering: .releasing)
-                // A body chunk may be waiting, paused, for this verdict.
-                wake()
-            }
-        }
+        guard !discarding, let onHead else { return }
+        refused = !onHead(head)
     }
 
     package override func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         if discarding { return count }
-        if let verdict {
-            let decided = verdict.value.load(ordering: .acquiring)
-            if decided == Verdict.pending {
-                // Paused until the verdict's wake: libcurl offers this chunk again then.
-                waiting = true
-                return SALVO_WRITEFUNC_PAUSE
-            }
-            self.verdict = nil
-            waiting = false
-            refused = decided == Verdict.refuse
-        }
         if refused { return 0 }
         if let pay, let delay = pay(count) {
             waiting = true

@@ -6,8 +6,9 @@ import Synchronization
 /// A list of files from nginx downloads completely: every file byte-identical under its
 /// name, nothing partial left, SHA-256 reported, the list read lazily.
 final class BulkDownloadCompletenessTests: XCTestCase {
-    /// A file with no body ends before the verdict on its head (reached off the loop thread)
-    /// may have come: it still arrives, empty, under its name, fetched whole or in ranges.
+    /// A file with no body (a 200 with `Content-Length: 0`, a 204) has a head but no body
+    /// byte: it still arrives, empty, under its name, in one attempt, fetched whole or with
+    /// ranges asked for.
     func testEmptyFilesArriveEmptyUnderTheirNames() async throws {
         for split in [1, 4] {
             let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
