@@ -12,8 +12,8 @@ internal import CCurl
 /// why first). With a rate budget (`pay`: the seconds to wait before a chunk of that many bytes may go, or
 /// `nil` to let it go now), a chunk the budget cannot pay for yet pauses the
 /// transfer (libcurl offers the same chunk again once it continues), and `wake` continues it
-/// when the budget has refilled. Made per attempt (`DataStreamRequest.writeBody(with:)`) and
-/// used only on the loop thread.
+/// when the budget has refilled. Made per transfer by the bulk downloader's fetches
+/// (`BulkFetch`) and used only on the loop thread.
 package final class PacedBodySink: ResponseSink {
     /// Takes a piece of the body; returns `false` when it cannot, which fails the transfer
     /// with a write error (the caller records why first).

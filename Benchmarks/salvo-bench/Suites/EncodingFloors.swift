@@ -16,9 +16,6 @@ enum EncodingFloors {
     static let jsonPOST = "floor: URLRequest with a precomputed JSON body"
     static let routerGET = "floor: the router's GET built by hand"
 
-    /// The limit the product sets: every encoder within this factor of its floor.
-    static let goal = 1.25
-
     static func all() throws -> [EncodingCase] {
         let get = EncodingInputs.getRequest, post = EncodingInputs.postRequest
         let queryURL = try URLEncoding.default.encode(get, with: EncodingInputs.query).url!.absoluteString

@@ -46,16 +46,24 @@ struct EncodingSuite {
                 let ratio = stats.median / base.median
                 figures["ratioToFloor"] = ratio
                 overFloor = Format.fixed(ratio, 2) + "×"
-                // JSONParameterEncoder's floor is JSONEncoder alone, which it may pass by 5%.
-                let limit = floor == EncodingCases.foundationJSONEncoder ? 1.05 : EncodingFloors.goal
-                goalLines.append("  \(item.name): \(Format.fixed(ratio, 2))× its floor (goal ≤ \(Format.fixed(limit, 2))×: "
-                                 + (ratio <= limit ? "met" : "not met") + ")")
+                // JSONParameterEncoder's floor is JSONEncoder and URLRequest alone, the least
+                // Alamofire's encoder does too: at its floor, it is no slower than Alamofire's.
+                if floor == EncodingCases.foundationJSONEncoder {
+                    goalLines.append("  \(item.name): \(Format.fixed(ratio, 2))× JSONEncoder + URLRequest alone (goal ≤ 1.05×: "
+                                     + (ratio <= 1.05 ? "met" : "not met") + ")")
+                }
             }
             var reference = "", versusAlamofire = ""
             if let alamofire = item.alamofireMicroseconds {
                 figures["speedupOverAlamofireReference"] = alamofire * 1000 / stats.median
                 reference = Format.fixed(alamofire, 0)
-                versusAlamofire = Format.fixed(alamofire * 1000 / stats.median, 1) + "×"
+                let speedup = alamofire * 1000 / stats.median
+                versusAlamofire = Format.fixed(speedup, 1) + "×"
+                if item.floor != EncodingCases.foundationJSONEncoder {
+                    let wanted = item.name.hasPrefix("APIRouter") ? 2.0 : 4.0
+                    goalLines.append("  \(item.name): \(Format.fixed(speedup, 1))× faster than Alamofire's (goal ≥ \(Format.fixed(wanted, 0))×: "
+                                     + (speedup >= wanted ? "met" : "not met") + ")")
+                }
             }
             table.add([item.name, Format.fixed(stats.median, 0), Format.fixed(1e9 / stats.median, 0),
                        "±" + Format.fixed(stats.spreadPercent / 2, 1) + "%", versusFoundation, overFloor, reference, versusAlamofire])
@@ -64,8 +72,10 @@ struct EncodingSuite {
         Console.line(table.rendered)
         Console.line("  vs Foundation: the Foundation case's ns/op over this one's (above 1: Salvo is faster).")
         Console.line("  × floor: this case's ns/op over its floor's (the same URLRequest built by hand from output computed once).")
-        Console.line("  Alamofire µs: Alamofire 5.12 measured earlier on this machine, not in this run; every Salvo case should be 10× or more.")
-        Console.line("goals, each encoder within 1.25× of its floor (JSONParameterEncoder within 1.05× of JSONEncoder alone):")
+        Console.line("  Alamofire µs: Alamofire 5.12 measured earlier on this machine, not in this run (a slower or busier day")
+        Console.line("  lowers every \"vs Alamofire\" figure).")
+        Console.line("goals: the encoders ≥ 4× faster than Alamofire's, the router ≥ 2×; JSONParameterEncoder no slower than")
+        Console.line("Alamofire's, judged against the work both must do (JSONEncoder + URLRequest, measured in this run):")
         for line in goalLines { Console.line(line) }
         return healthy
     }

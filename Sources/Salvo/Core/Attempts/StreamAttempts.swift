@@ -13,16 +13,11 @@ package final class StreamAttempts: AttemptHooks {
     /// async consumer calls it when the chunk is taken from its buffer).
     typealias Consumer = @Sendable (_ data: Data, _ done: @escaping @Sendable () -> Void) -> Void
     typealias Validator = @Sendable (ResponseHead, ResponseContext?) -> Request.ValidationResult
-    /// Makes an attempt's body sink; `wake` continues the transfer after the sink paused it
-    /// (returned `CURL_WRITEFUNC_PAUSE`), from any thread.
-    package typealias BodySinkMaker = @Sendable (_ wake: @escaping @Sendable () -> Void) -> ResponseSink
 
     private struct State {
         weak var request: DataStreamRequest?
         var consumers: [(queue: DispatchQueue, consume: Consumer)] = []
         var validators: [Validator] = []
-        /// Makes each attempt's sink in place of the chunk feed (`writeBody(with:)`).
-        var makeSink: BodySinkMaker?
     }
 
     let bufferSize: Int
@@ -44,35 +39,20 @@ package final class StreamAttempts: AttemptHooks {
         state.withLock { $0.validators.append(validator) }
     }
 
-    /// Sends each attempt's body to a sink of the caller's instead of the stream handlers,
-    /// which then see only `.complete`.
-    func writeBody(with makeSink: @escaping BodySinkMaker) {
-        state.withLock { $0.makeSink = makeSink }
-    }
-
     var sendsBodySource: Bool { false }
 
     // MARK: AttemptHooks
 
     func prepare(_ description: TransferDescription, spec: RequestSpec) throws {
-        let (request, hasValidators, makeSink) = state.withLock { ($0.request, !$0.validators.isEmpty, $0.makeSink) }
+        let (request, hasValidators) = state.withLock { ($0.request, !$0.validators.isEmpty) }
         let bufferSize = bufferSize
-        if let makeSink {
-            description.makeSink = { [weak request] transfer in
-                makeSink { [weak transfer, weak request] in
-                    guard let transfer, let loop = request?.delegate?.loop else { return }
-                    loop.send(.drained(transfer))
-                }
-            }
-        } else {
-            description.makeSink = { [weak self] transfer in
-                let window = StreamWindow(highWater: bufferSize)
-                let queue = transfer.deliveryQueue
-                // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
-                return ResponseStreamSink(window: window) { [weak self, weak transfer] data in
-                    guard let self, let transfer else { return }
-                    queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
-                }
+        description.makeSink = { [weak self] transfer in
+            let window = StreamWindow(highWater: bufferSize)
+            let queue = transfer.deliveryQueue
+            // Weak: the transfer owns its sink, and the sink must not keep the transfer alive.
+            return ResponseStreamSink(window: window) { [weak self, weak transfer] data in
+                guard let self, let transfer else { return }
+                queue.async { self.received(data, window: window, transfer: transfer, on: queue) }
             }
         }
         let responseHandlers = request?.mutableState.withLock { $0.httpResponseHandlers } ?? []
@@ -103,11 +83,8 @@ package final class StreamAttempts: AttemptHooks {
 
     func attemptSucceeded(_ request: Request) -> AFError? { nil }
 
-    /// Drops the sink maker: it may hold what holds the request (a caller's per-attempt
-    /// state), and no attempt follows.
-    func requestFinishing(_ request: Request) {
-        state.withLock { $0.makeSink = nil }
-    }
+    /// Nothing to drop: the sinks are the transfers', and go with them.
+    func requestFinishing(_ request: Request) {}
 
     // MARK: Delivery (delivery queue)
 

@@ -119,16 +119,6 @@ open class DataStreamRequest: Request, @unchecked Sendable { // state: Request.m
         mutableState.withLock { $0.deliveryQueue = underlyingQueue }
     }
 
-    /// Sends each attempt's body to a sink the caller makes, on the loop thread, instead of
-    /// to the stream handlers (which then see only `.complete`): for a body written to disk
-    /// as it arrives, without a hop per chunk. A sink that pauses its transfer calls the
-    /// `wake` it was made with to continue it.
-    @discardableResult
-    package func writeBody(with makeSink: @escaping StreamAttempts.BodySinkMaker) -> Self {
-        streams.writeBody(with: makeSink)
-        return self
-    }
-
     /// Calls a handler with the `HTTPURLResponse` as soon as its headers arrive (and passed
     /// validation), before any chunk; once per attempt that gets a final response. The body
     /// waits until the handler has run.
