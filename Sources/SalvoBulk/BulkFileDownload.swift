@@ -87,6 +87,9 @@ final class BulkFileDownload: Sendable {
         var lookedForPart = false
         /// With `continuePartial`, the final name held the whole file before the run.
         var foundComplete = false
+        /// `name` was claimed before any response (`claimBeforeRequests`), and no response
+        /// has confirmed it yet.
+        var claimedBeforeResponse = false
     }
 
     /// How often a file's `progress` is reported, at most.
@@ -163,6 +166,7 @@ final class BulkFileDownload: Sendable {
         if state.withLock({ $0.foundComplete }) {
             return result(.alreadyComplete, url: nil, path: finalURL(in: directory), sha256: nil, attempts: 0, since: started)
         }
+        claimBeforeRequests()
         var lastFailure = "no URI to try"
         uris: for uri in file.entry.uris {
             var tries = 0
@@ -407,10 +411,48 @@ final class BulkFileDownload: Sendable {
     /// `Content-Disposition`, else the URL's last path component, else `index.html`; claimed
     /// on the file system (or a numbered variant of it) with its partial file.
     func settleName(response: ResponseHead, uri: URL, directory: URL) throws -> String {
-        if let name = state.withLock({ $0.name }) { return name }
-        let claim = try claimer.claim(suggestedName(response: response, uri: uri))
+        let (settled, early, earlyBase) = state.withLock { state in
+            defer { state.claimedBeforeResponse = false }
+            return (state.name, state.claimedBeforeResponse, state.baseName)
+        }
+        let suggested = suggestedName(response: response, uri: uri)
+        if let settled {
+            guard early, suggested != earlyBase else { return settled }
+            // The response names the file otherwise (its `Content-Disposition`, or a mirror's
+            // URL): the name claimed before it is given up, empty, for the one it gives.
+            let descriptor = state.withLock { state -> Int32 in
+                defer { state.claim = -1 }
+                return state.claim
+            }
+            removePart(partPath(for: settled))
+            if descriptor >= 0 { close(descriptor) }
+            state.withLock {
+                $0.name = nil
+                $0.baseName = nil
+                $0.opened = false
+                $0.sidecarMayExist = false
+            }
+        }
+        let claim = try claimer.claim(suggested)
         adopt(claim)
         return claim.name
+    }
+
+    /// Claims the file's name before its first request, off the loop thread, when a response
+    /// is unlikely to change it: the entry's own name, or the first URI's (a server rarely
+    /// names a file with `Content-Disposition`; when it does, `settleName` claims that name
+    /// instead). Claiming waits for the disk (a new inode, its lock, its owner, a link), which
+    /// on the loop thread, as each head arrived, held every other transfer. Not with
+    /// `continuePartial`, which looks for earlier work under the name the response gives, nor
+    /// with `split`, whose probe settles the name; a name that cannot be claimed now is
+    /// claimed as the head arrives, as then.
+    private func claimBeforeRequests() {
+        guard !options.continuePartial, options.split <= 1, let uri = file.entry.uris.first,
+              state.withLock({ $0.name == nil }) else { return }
+        let base = file.entry.outputName ?? Self.urlName(uri) ?? "index.html"
+        guard let claim = try? claimer.claim(base) else { return }
+        adopt(claim)
+        state.withLock { $0.claimedBeforeResponse = true }
     }
 
     /// The name the file would have before any claim: the entry's, else the response's

@@ -112,4 +112,20 @@ final class BulkDownloadNamingTests: XCTestCase {
         XCTAssertEqual(BulkDownloadFixtures.listing(root.deletingLastPathComponent()).filter { $0 == "x" || $0 == "star" }, [])
         XCTAssertEqual(try String(contentsOf: output.appendingPathComponent("x"), encoding: .utf8), "plain\n")
     }
+
+    /// A name is claimed before the first request, from the first URI; the response that
+    /// brings the file names it: a mirror's URL gives its own name, and nothing of the first
+    /// claim stays behind.
+    func testAFileFromAMirrorTakesTheMirrorsName() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let missing = try TestServers.shared.url(.nginx, "/missing-\(UUID().uuidString).bin")
+        let mirror = try TestServers.shared.url(.nginx, "/100k.bin")
+        let log = BulkEventLog()
+        let summary = await BulkDownloader(options: BulkDownloadFixtures.options(output))
+            .run(next: BulkDownloadFixtures.source([BulkEntry(uris: [missing, mirror])]), onEvent: log.record)
+        XCTAssertEqual(summary.succeeded, 1, "\(log.results.map(\.failureReason))")
+        XCTAssertEqual(log.results.first?.url, mirror)
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["100k.bin"])
+    }
 }
