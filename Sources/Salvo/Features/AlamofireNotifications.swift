@@ -89,26 +89,17 @@ public final class AlamofireNotifications: EventMonitor {
         }
     }
 
-    /// The `userInfo` of the last notification posted, and whose it is: a request's events
-    /// mostly come in pairs (resume then its attempt's start, the attempt's completion then
-    /// the finish), and building the dictionary (hashing Alamofire's 38-byte key) costs more
-    /// than posting it. Never kept for a request that has finished: emptied by its finish,
-    /// and not filled for it afterwards (a suspend or cancel decided just before the finish
-    /// may be posted just after it).
-    private let lastUserInfo = Mutex<(request: ObjectIdentifier, userInfo: [AnyHashable: Any])?>(nil)
-
     private func post(_ name: Notification.Name, _ request: Request, isLast: Bool = false) {
-        let id = ObjectIdentifier(request)
-        // The slot only ever holds a request that had not finished, which its attempt or its
-        // finish still holds: replacing it here never frees a request inside the lock.
-        let userInfo = lastUserInfo.withLock { slot -> [AnyHashable: Any] in
-            let cached = slot.flatMap { $0.request == id ? $0.userInfo : nil }
-            let userInfo = cached ?? [Notification.requestUserInfoKey: request]
-            // Checked under the slot's lock: a finish that happens after this check posts
-            // didFinish afterwards, which empties the slot.
-            let keep = !isLast && !request.mutableState.withLock { $0.lifecycle.isCompleted }
-            slot = keep ? (id, userInfo) : nil
-            return userInfo
+        let userInfo = request.mutableState.withLock { state -> [AnyHashable: Any] in
+            if let made = state.notificationUserInfo {
+                if isLast { state.notificationUserInfo = nil }
+                return made.userInfo
+            }
+            let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
+            // Decided under the request's lock: a finish after this posts didFinish later,
+            // which empties what is kept here.
+            if !isLast && !state.lifecycle.isCompleted { state.notificationUserInfo = NotificationUserInfo(userInfo: made) }
+            return made
         }
         center.post(name: name, object: nil, userInfo: userInfo)
     }

@@ -61,6 +61,11 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         /// record would make one for most requests.
         var validators: [@Sendable () -> Void] = []
         var deliveryQueue: DispatchQueue?
+        /// The `userInfo` of the request's Alamofire notifications, made by the first and
+        /// reused by the rest (`AlamofireNotifications`): building it, hashing Alamofire's
+        /// 38-byte key, costs more than posting it. It holds the request, so the last
+        /// notification, didFinish, empties it, and none posted after the finish fills it.
+        var notificationUserInfo: NotificationUserInfo?
         /// What only some requests use, in one optional record: a request that uses none of
         /// it creates and destroys one `nil` instead of eight fields. A class, so reading a
         /// field or testing for `nil` handles one reference: an optional struct this size was

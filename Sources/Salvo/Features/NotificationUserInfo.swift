@@ -1,0 +1,7 @@
+/// A request's notification `userInfo`, kept in its state between notifications.
+///
+/// `@unchecked Sendable`: the dictionary is never changed after it is made, and holds only a
+/// `String` key and the `Request`, both `Sendable`; `[AnyHashable: Any]` cannot say so itself.
+struct NotificationUserInfo: @unchecked Sendable { // immutable once made; holds a String key and a Sendable Request
+    let userInfo: [AnyHashable: Any]
+}
