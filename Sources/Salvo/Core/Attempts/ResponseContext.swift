@@ -242,20 +242,27 @@ extension ResponseHead {
     /// whitespace (spaces and tabs) around them.
     private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Void) {
         rawHeaders.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
             let count = bytes.count
+            // The first byte equal to `byte` in `from..<to`, or `to`: memchr reads a line in a
+            // few word-sized steps where a byte loop took ~7 instructions a byte.
+            func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+                guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+                return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            }
             var index = 0
             var isStatusLine = true
             while index < count {
                 let start = index
-                while index < count, bytes[index] != 0x0D, bytes[index] != 0x0A { index += 1 }
-                let end = index
+                let newline = find(0x0A, from: index, to: count)
+                let end = find(0x0D, from: index, to: newline)
+                index = end
                 while index < count, bytes[index] == 0x0D || bytes[index] == 0x0A { index += 1 }
                 if isStatusLine {
                     isStatusLine = false
                     continue
                 }
-                var colon = start
-                while colon < end, bytes[colon] != 0x3A { colon += 1 }
+                let colon = find(0x3A, from: start, to: end)
                 guard colon < end else { continue }
                 let name = Self.trimmed(bytes, start..<colon)
                 guard !name.isEmpty else { continue }
