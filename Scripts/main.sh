@@ -283,7 +283,7 @@ printf '\n'
 END {
     printf "%-40s %-30s %8s %8s %8s\n", "", "guarantees", "wall s", "CPU s", "MiB/s"
     for (i = 1; i <= NR; i++)
-        printf "%-40s %-30s %8.3f %8.3f %8.0f%s\n", label[i], guarantee[i], wall[i], cpu[i], wall[i] > 0 ? bytes / 1048576 / wall[i] : 0,
+        printf "%-40s %-30s %8.3f %8.3f %8.0f%s\n", label[i], guarantee[i], wall[i], cpu[i], (wall[i] > 0 ? bytes / 1048576 / wall[i] : 0),
             status[i] == 0 ? "" : "  (failed: exit " status[i] ")"
     printf "\nlike for like (wall x, CPU x):\n"
     compare("salvo", "curl-checked", "salvo / (curl + sha256sum -c + sync), both verified and flushed")
