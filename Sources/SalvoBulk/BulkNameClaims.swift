@@ -25,10 +25,15 @@ final class BulkNameClaims: Sendable {
         var found = BulkNameHashes()
     }
 
-    /// `Synchronization.Mutex` by name: the ThreadSanitizer build's `Mutex` holds only
-    /// copyable values, and the state is not. Its critical sections touch nothing shared but
-    /// the state itself, and no concurrency test under ThreadSanitizer claims names.
-    private let state = Synchronization.Mutex(State())
+    /// The state in a box of its own, so that the lock holds a copyable reference: the
+    /// ThreadSanitizer build's `Mutex` (which the sanitizer can see, unlike
+    /// `Synchronization.Mutex`'s futex) holds only copyable values, and files claim names from
+    /// many threads at once.
+    private final class Box {
+        var state = State()
+    }
+
+    private let state = Mutex(Box())
 
     /// The longest final name in bytes: room is left for ` (N)` and for `.part.json`, so the
     /// partial file and its sidecar fit in Linux's 255-byte `NAME_MAX` too.
@@ -39,15 +44,15 @@ final class BulkNameClaims: Sendable {
     /// - Parameter path: The path of the file, `/`-separated; its last component is the name.
     /// - Returns: The path claimed.
     func claim(_ path: String) -> String {
-        state.withLock { (state: inout State) -> String in
+        state.withLock { box -> String in
             let key = path.hashValue
-            if state.taken.insert(key) { return path }
-            var number = state.nextNumber[key] ?? 1
+            if box.state.taken.insert(key) { return path }
+            var number = box.state.nextNumber[key] ?? 1
             while true {
                 let candidate = Self.numbered(path, number)
                 number += 1
-                if state.taken.insert(candidate.hashValue) {
-                    state.nextNumber[key] = number
+                if box.state.taken.insert(candidate.hashValue) {
+                    box.state.nextNumber[key] = number
                     return candidate
                 }
             }
@@ -58,9 +63,9 @@ final class BulkNameClaims: Sendable {
     ///
     /// - Returns: Whether no entry had found it before.
     func recordFound(_ path: String) -> Bool {
-        state.withLock { (state: inout State) -> Bool in
-            _ = state.taken.insert(path.hashValue)
-            return state.found.insert(path.hashValue)
+        state.withLock { box -> Bool in
+            _ = box.state.taken.insert(path.hashValue)
+            return box.state.found.insert(path.hashValue)
         }
     }
 
