@@ -111,6 +111,21 @@ final class LifetimeTests: XCTestCase {
         waitUntilGone(requests, "requests")
     }
 
+    /// Requests suspended or cancelled before they were ever resumed, then dropped, are freed:
+    /// their Alamofire notifications (posted by default) keep nothing of them.
+    func testRequestsSuspendedOrCancelledBeforeResumingAreFreed() throws {
+        // No handler is added, so nothing resumes them.
+        let session = testSession()
+        let small = try TestServers.shared.url(.nginx, "/small")
+        var requests: [Weak<Request>] = []
+        for index in 0..<10 {
+            let request = session.request(small)
+            if index.isMultiple(of: 2) { request.suspend() } else { request.cancel() }
+            requests.append(Weak(request))
+        }
+        waitUntilGone(requests, "requests")
+    }
+
     /// A session released with requests in flight goes, with its requests, once they have
     /// completed with `sessionDeinitialized` or a cancel.
     func testAReleasedSessionIsFreedWithItsRequests() throws {

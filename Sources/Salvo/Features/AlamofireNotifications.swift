@@ -96,9 +96,13 @@ public final class AlamofireNotifications: EventMonitor {
                 return made.userInfo
             }
             let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
-            // Decided under the request's lock: a finish after this posts didFinish later,
-            // which empties what is kept here.
-            if !isLast && !state.lifecycle.isCompleted { state.notificationUserInfo = NotificationUserInfo(userInfo: made) }
+            // Kept only for a request that was resumed and has not finished: it will post
+            // didFinish, which empties what is kept here (decided under the request's lock, so a
+            // finish after this posts it later). A request suspended or cancelled before its
+            // first resume may never finish, and must not keep itself alive.
+            if !isLast && state.lifecycle.wasResumed && !state.lifecycle.isCompleted {
+                state.notificationUserInfo = NotificationUserInfo(userInfo: made)
+            }
             return made
         }
         center.post(name: name, object: nil, userInfo: userInfo)

@@ -63,8 +63,8 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         var deliveryQueue: DispatchQueue?
         /// The `userInfo` of the request's Alamofire notifications, made by the first and
         /// reused by the rest (`AlamofireNotifications`): building it, hashing Alamofire's
-        /// 38-byte key, costs more than posting it. It holds the request, so the last
-        /// notification, didFinish, empties it, and none posted after the finish fills it.
+        /// 38-byte key, costs more than posting it. It holds the request, so it is kept only
+        /// between the first resume and didFinish, which empties it.
         var notificationUserInfo: NotificationUserInfo?
         /// What only some requests use, in one optional record: a request that uses none of
         /// it creates and destroys one `nil` instead of eight fields. A class, so reading a
