@@ -60,6 +60,15 @@ final class ResponseHeadParsingTests: XCTestCase {
         XCTAssertEqual(fields, ["A": "1", "B": "2", "C": "3"])
     }
 
+    /// A hostile server's 200 KiB of bare CRs before one LF: each ends a line, none holds a
+    /// field, and the fields around them are read (in one pass over the block).
+    func testABlockOfBareCarriageReturnsEndsOneLineEach() {
+        let text = "HTTP/1.1 200 OK\r\nX: 1\r" + String(repeating: "a\r", count: 100_000) + "\nB: 2\r\n\r\n"
+        let parsed = head(text)
+        XCTAssertEqual(parsed.headerFields, ["X": "1", "B": "2"])
+        XCTAssertEqual(parsed.value(forHeader: "b"), "2")
+    }
+
     func testAColonInTheValueStaysInTheValue() {
         XCTAssertEqual(head("HTTP/1.1 301 Moved\r\nLocation: http://example.test:8080/b\r\n\r\n").headerFields,
                        ["Location": "http://example.test:8080/b"])

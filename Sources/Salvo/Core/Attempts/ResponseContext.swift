@@ -252,9 +252,12 @@ extension ResponseHead {
             }
             var index = 0
             var isStatusLine = true
+            // The next LF, kept across the lines a bare CR ends before it: looked for again
+            // from each such line, a block of CRs before one LF would be read quadratically.
+            var newline = -1
             while index < count {
                 let start = index
-                let newline = find(0x0A, from: index, to: count)
+                if newline < index { newline = find(0x0A, from: index, to: count) }
                 let end = find(0x0D, from: index, to: newline)
                 index = end
                 while index < count, bytes[index] == 0x0D || bytes[index] == 0x0A { index += 1 }
