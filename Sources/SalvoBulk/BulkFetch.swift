@@ -57,8 +57,16 @@ final class BulkFetch: TransferOwner, Sendable {
         state = Mutex(State(headers: headers))
     }
 
-    /// Sends the request for `url`.
+    /// Sends the request for `url`, unless a header could not be sent as it is (a name that is
+    /// not a token, a value with CR, LF or NUL, which would end the line early and let what
+    /// follows pass for more headers): the fetch then fails at once, for good.
     func start(_ url: URL) {
+        let headers = state.withLock { $0.headers }
+        if let bad = headers.first(where: { !WireCheck.isToken($0.name) || !WireCheck.isFieldValue($0.value) }) {
+            end(.failed(BulkAttemptFailure(reason: "the header \"\(bad.name)\" cannot be sent: a name must be a token, and a value "
+                                               + "holds no CR, LF or NUL", isRetryable: false)))
+            return
+        }
         send(url.absoluteString)
     }
 
@@ -85,9 +93,15 @@ final class BulkFetch: TransferOwner, Sendable {
             state.hostKey = hostKey
             return state.headers
         }
+        // The caller's Cookie joins the cookie jar's on one line (CURLOPT_COOKIE), as RFC 6265
+        // asks: as a header line of its own, libcurl would send the jar's beside it.
+        var listed = headers
+        let cookie = headers.value(for: "Cookie")
+        if cookie != nil { listed.remove(name: "Cookie") }
         let description = TransferDescription(url: url, hostKey: hostKey, method: "GET",
-                                              headers: transport.headerList(headers), body: nil,
+                                              headers: transport.headerList(listed), body: nil,
                                               idleTimeout: transport.idleTimeout, verboseLogger: nil, priorKnowledge: false)
+        if let cookie { description.cookieHeader = cookie }
         let makeSink = makeSink
         let loop = transport.loop
         description.makeSink = { transfer in

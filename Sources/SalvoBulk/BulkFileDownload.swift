@@ -147,8 +147,14 @@ final class BulkFileDownload: Sendable {
     func run() async -> BulkDownloader.FileResult {
         let result = await attempts()
         // After the rename, the parking or the removal: until then the name is this run's.
-        let claim = state.withLock { state in defer { state.claim = -1 }; return state.claim }
+        let (claim, unconfirmed) = state.withLock { state in
+            defer { state.claim = -1 }
+            return (state.claim, state.claimedBeforeResponse ? state.name : nil)
+        }
         if claim >= 0 { close(claim) }
+        // Claimed before any response and none came: the name goes back to the run, as if it
+        // had never been claimed (its empty partial file is gone).
+        if let unconfirmed, result.outcome != .succeeded, result.path == nil { claims.release(unconfirmed) }
         return result
     }
 
@@ -426,6 +432,7 @@ final class BulkFileDownload: Sendable {
             }
             removePart(partPath(for: settled))
             if descriptor >= 0 { close(descriptor) }
+            claims.release(settled)
             state.withLock {
                 $0.name = nil
                 $0.baseName = nil
@@ -444,13 +451,21 @@ final class BulkFileDownload: Sendable {
     /// instead). Claiming waits for the disk (a new inode, its lock, its owner, a link), which
     /// on the loop thread, as each head arrived, held every other transfer. Not with
     /// `continuePartial`, which looks for earlier work under the name the response gives, nor
-    /// with `split`, whose probe settles the name; a name that cannot be claimed now is
-    /// claimed as the head arrives, as then.
+    /// with `split`, whose probe settles the name; a name that cannot be claimed now, or whose
+    /// partial file an earlier run left, is claimed as the head arrives, as then. A name no
+    /// response confirms goes back to the run (`BulkNameClaims.release`).
     private func claimBeforeRequests() {
         guard !options.continuePartial, options.split <= 1, let uri = file.entry.uris.first,
               state.withLock({ $0.name == nil }) else { return }
         let base = file.entry.outputName ?? Self.urlName(uri) ?? "index.html"
         guard let claim = try? claimer.claim(base) else { return }
+        guard claim.kind == .new else {
+            // An earlier run's partial file of the same URL: it is taken up only once a response
+            // confirms it, as before; until then it stays as it is, for `--continue` to find.
+            if claim.descriptor >= 0 { close(claim.descriptor) }
+            claims.release(claim.name)
+            return
+        }
         adopt(claim)
         state.withLock { $0.claimedBeforeResponse = true }
     }

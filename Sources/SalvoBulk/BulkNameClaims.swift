@@ -23,6 +23,8 @@ final class BulkNameClaims: Sendable {
         /// Finished files an entry found as its own earlier work, so a second entry for the
         /// same URL does not report the same file.
         var found = BulkNameHashes()
+        /// Names claimed and given back unused (`release`), free to claim again.
+        var released = Set<Int>()
     }
 
     /// The state in a box of its own, so that the lock holds a copyable reference: the
@@ -46,17 +48,25 @@ final class BulkNameClaims: Sendable {
     func claim(_ path: String) -> String {
         state.withLock { box -> String in
             let key = path.hashValue
-            if box.state.taken.insert(key) { return path }
+            if box.state.taken.insert(key) || box.state.released.remove(key) != nil { return path }
             var number = box.state.nextNumber[key] ?? 1
             while true {
                 let candidate = Self.numbered(path, number)
                 number += 1
-                if box.state.taken.insert(candidate.hashValue) {
+                let hash = candidate.hashValue
+                if box.state.taken.insert(hash) || box.state.released.remove(hash) != nil {
                     box.state.nextNumber[key] = number
                     return candidate
                 }
             }
         }
+    }
+
+    /// Gives back a name `claim` returned that its file did not use (claimed before any
+    /// response, which then named the file otherwise, or never came): the next claim of it
+    /// gets it again. The caller has removed the name's partial file first.
+    func release(_ path: String) {
+        state.withLock { box in _ = box.state.released.insert(path.hashValue) }
     }
 
     /// Records that an entry found its own earlier file at `path`, and marks the name taken.

@@ -128,4 +128,38 @@ final class BulkDownloadNamingTests: XCTestCase {
         XCTAssertEqual(log.results.first?.url, mirror)
         XCTAssertEqual(BulkDownloadFixtures.listing(output), ["100k.bin"])
     }
+
+    /// A name claimed before the first request and never confirmed by a response goes back to
+    /// the run: the next file that wants it gets it, not a numbered variant.
+    func testANameNoResponseConfirmedGoesBackToTheRun() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let missing = try TestServers.shared.url(.nginx, "/missing-\(UUID().uuidString)/100k.bin")
+        let present = try TestServers.shared.url(.nginx, "/100k.bin")
+        let summary = await BulkDownloader(options: BulkDownloadFixtures.options(output, filesInFlight: 1))
+            .run(next: BulkDownloadFixtures.source([BulkEntry(uris: [missing]), BulkEntry(uris: [present])]))
+        XCTAssertEqual(summary.succeeded, 1)
+        XCTAssertEqual(summary.failed, 1)
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["100k.bin"])
+    }
+
+    /// Without `continuePartial`, an earlier run's partial file of the same URL is left as it
+    /// is when no response comes to replace it: a later `--continue` still finds it.
+    func testAnEarlierRunsPartialFileStaysWhenNoResponseComes() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Port 1 refuses connections: the attempt fails before any response.
+        let unreachable = try XCTUnwrap(URL(string: "http://127.0.0.1:1/kept.bin"))
+        let partPath = output.appendingPathComponent("kept.bin.part").path
+        let bytes = Data(repeating: 7, count: 4096)
+        try bytes.write(to: URL(fileURLWithPath: partPath))
+        let sidecar = BulkPartSidecar(url: unreachable.absoluteString, etag: "\"v1\"", lastModified: nil, expectedLength: 10_000,
+                                      bytesDone: 4096)
+        try sidecar.write(to: BulkPartSidecar.path(forPart: partPath))
+        let summary = await BulkDownloader(options: BulkDownloadFixtures.options(output, maxTries: 1))
+            .run(next: BulkDownloadFixtures.source([BulkEntry(uris: [unreachable])]))
+        XCTAssertEqual(summary.failed, 1)
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), ["kept.bin.part", "kept.bin.part.json"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: partPath)), bytes)
+    }
 }

@@ -3,7 +3,9 @@ import XCTest
 @testable import SalvoBulk
 
 /// Redirects of a bulk file, followed by the downloader itself on the engine: to `http` and
-/// `https` only, at most sixteen, and an entry's credentials never carried to another origin.
+/// `https` only, at most sixteen, and an entry's credentials never carried to another origin;
+/// and what goes out with each request: the entry's cookie on the jar's line, no header that
+/// would split its line.
 final class BulkDownloadRedirectTests: XCTestCase {
     private func runOne(_ entry: BulkEntry, into output: URL) async -> (BulkDownloader.Summary, BulkEventLog) {
         let log = BulkEventLog()
@@ -79,5 +81,37 @@ final class BulkDownloadRedirectTests: XCTestCase {
         XCTAssertEqual(try sentHeaders("same.json")["Authorization"], "Bearer secret-token")
         XCTAssertNil(try sentHeaders("other.json")["Authorization"])
         XCTAssertNotNil(try sentHeaders("other.json")["User-Agent"])
+    }
+
+    /// An entry's `Cookie` and the cookie jar's (set by a redirect on the way) go out on one
+    /// line, as RFC 6265 asks, not two.
+    func testAnEntrysCookieAndTheJarsShareOneLine() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let uri = try TestServers.shared.url(.fault, "/redirect?to=/raw-headers&cookie=jar%3D1")
+        let (summary, log) = await runOne(BulkEntry(uris: [uri], outputName: "lines.json", headers: ["Cookie": "own=2"]),
+                                          into: output)
+        XCTAssertEqual(summary.succeeded, 1, String(describing: log.results.first?.failureReason))
+        let data = try Data(contentsOf: output.appendingPathComponent("lines.json"))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let lines = try XCTUnwrap(object["lines"] as? [String])
+        let cookies = lines.filter { $0.lowercased().hasPrefix("cookie:") }
+        XCTAssertEqual(cookies.count, 1, "\(lines)")
+        XCTAssertTrue(cookies.first?.contains("own=2") == true && cookies.first?.contains("jar=1") == true, "\(cookies)")
+    }
+
+    /// A header a library caller gives that cannot be sent as it is (a value with CR LF, which
+    /// would smuggle a header line) fails the file at once, for good, with nothing sent.
+    func testAHeaderThatWouldSplitItsLineFailsTheFile() async throws {
+        let (root, output) = try BulkDownloadFixtures.makeOutputDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let entry = BulkEntry(uris: [try TestServers.shared.url(.nginx, "/small")], outputName: "small",
+                              headers: ["X-Note": "a\r\nInjected: 1"])
+        let (summary, log) = await runOne(entry, into: output)
+        XCTAssertEqual(summary.failed, 1)
+        XCTAssertEqual(log.results.first?.attempts, 1)
+        let reason = try XCTUnwrap(log.results.first?.failureReason)
+        XCTAssertTrue(reason.contains("X-Note"), reason)
+        XCTAssertEqual(BulkDownloadFixtures.listing(output), [])
     }
 }

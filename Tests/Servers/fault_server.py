@@ -85,6 +85,8 @@ Routes (query parameters in brackets):
                                S (default 302, any 3xx) with "Location: URL" byte for byte
                                as the query decodes (any scheme: file:, gopher:, dict:,
                                ftp:, another origin), Content-Length: 0
+    /redirect?to=URL&cookie=NAME=VALUE
+                               the same, also setting that cookie (Set-Cookie, path /)
     /hit/K[/...]               any method, any version, headers or none: counts a hit for
                                key K (the segment after /hit/, percent-decoded), 200 "hit\\n"
     /hits?key=K                JSON {"key": K, "hits": n}: how many hits K has had
@@ -416,8 +418,9 @@ async def handle_request(method, target, headers, reader, writer, served):
         status = int_param(query, "status", 302)
         if not 300 <= status <= 399:
             raise BadRequest("status must be a 3xx")
-        writer.write(response(status, REDIRECT_REASONS.get(status, "Redirection"),
-                              extra=(f"Location: {location}",)))
+        cookie = header_param(parts.query, "cookie")
+        extra = (f"Location: {location}",) + ((f"Set-Cookie: {cookie}; Path=/",) if cookie else ())
+        writer.write(response(status, REDIRECT_REASONS.get(status, "Redirection"), extra=extra))
     elif path == "/drip":
         interval = int_param(query, "interval", 3000, minimum=0) / 1000.0
         count = int_param(query, "count", 3, minimum=0)
