@@ -10,7 +10,8 @@ import Foundation
 /// measured from the first transfer: the peak is reset then, and "start" is the resident
 /// size then); a tool (the `salvo` tool, curl, aria2c) runs as this process's child (its
 /// own CPU, from `RUSAGE_CHILDREN`, and its own peak memory). The files go into a new
-/// directory under `--output`, removed before the child exits.
+/// directory under `--output`, removed before the child exits, or by the suite once the
+/// case's last round has run (`TransferCase.keepsFilesUntilItEnds`).
 enum TransferChild {
     static let flag = "--transfer-child"
 
@@ -34,7 +35,8 @@ enum TransferChild {
     static func main(_ arguments: [String]) -> Int32 {
         do {
             let request = try parse(arguments)
-            let output = try TemporaryDirectory(prefix: "files-", in: request.outputParent)
+            let output = try TemporaryDirectory(prefix: "files-", in: request.outputParent,
+                                                removedAtCleanup: !request.transfer.keepsFilesUntilItEnds)
             defer { Cleanup.shared.runAll() }
             let measurement = try measure(request, outputDirectory: output.path)
             let line = try JSONEncoder().encode(measurement)

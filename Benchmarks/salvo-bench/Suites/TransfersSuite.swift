@@ -41,8 +41,9 @@ struct TransfersSuite {
     private static let rate = TransferCase.sizeText(NginxConfiguration.limitedRate)
 
     static let legend = """
-        Each client runs in a child process of its own and writes the files into a fresh directory (removed
-        afterwards). The library rows (salvo, salvo-100k) run inside that child: CPU and peak RSS of its process
+        Each client runs in a child process of its own and writes the files into a fresh directory, removed
+        afterwards; for many small files only after the case's last round, so that no client creates its files
+        right after another's thousand were deleted (ext4 then scans the freed inodes). The library rows (salvo, salvo-100k) run inside that child: CPU and peak RSS of its process
         from the first transfer on ("client MiB" is what the transfers added to the resident size then). The
         tools (salvo-tool, curl, aria2c) run as its child: their own CPU (getrusage of the waited-for child) and
         peak RSS (VmHWM, read every 2 ms), wall time from spawn to exit. "/ best": over the fastest outside
@@ -93,6 +94,14 @@ struct TransfersSuite {
             }
             Console.progress("\n")
         }
+        if transfer.keepsFilesUntilItEnds { Self.removeContents(of: outputParent) }
         return outcome
+    }
+
+    /// Removes the clients' directories a case kept until its end.
+    private static func removeContents(of directory: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
     }
 }
