@@ -81,7 +81,7 @@ final class BulkFetch: TransferOwner, Sendable {
     }
 
     private func send(_ url: String) {
-        guard let hostKey = Self.originKey(of: url) else {
+        guard let hostKey = WireCheck.webOriginKey(of: url) else {
             end(.failed(BulkAttemptFailure(reason: "only http and https URLs are fetched, not \(url)", isRetryable: false)))
             return
         }
@@ -163,17 +163,5 @@ final class BulkFetch: TransferOwner, Sendable {
             return !state.finished
         }
         if first { completion(ending) }
-    }
-
-    /// The lowercased `scheme://authority` of an `http` or `https` URL with a host, which
-    /// the engine counts connections by; `nil` for any other URL.
-    static func originKey(of url: String) -> Substring? {
-        let lowered = url.lowercased()
-        let schemeLength = lowered.hasPrefix("https://") ? 8 : lowered.hasPrefix("http://") ? 7 : 0
-        guard schemeLength > 0 else { return nil }
-        let rest = lowered.utf8.dropFirst(schemeLength)
-        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
-        guard end > rest.startIndex else { return nil }
-        return Substring(lowered.utf8[..<end])
     }
 }

@@ -27,4 +27,21 @@ extension BulkFileDownload {
             control.cancel()
         }
     }
+
+    /// What a fetch that brought no body means for its attempt: cancelled, failed, or refused
+    /// (a 416 as `on416` decides, when it does, else the status's retry rule); `nil` for an
+    /// answer, whose body the caller checks.
+    func outcome(withoutBody ending: BulkFetch.Ending, on416: () -> AttemptOutcome?) -> AttemptOutcome? {
+        switch ending {
+        case .answered:
+            return nil
+        case .cancelled:
+            return .cancelled
+        case let .failed(failure):
+            return .failed(failure)
+        case let .refused(response):
+            if response.statusCode == 416, let decided = on416() { return decided }
+            return .failed(BulkRetryRule.failure(for: response))
+        }
+    }
 }

@@ -220,20 +220,11 @@ extension BulkFileDownload {
     /// What a range request's ending means.
     private func rangeOutcome(of ending: BulkFetch.Ending, index: Int, control: BulkAttemptControl) -> AttemptOutcome {
         if let failure = control.failure { return .failed(failure) }
-        switch ending {
-        case .cancelled:
-            return .cancelled
-        case let .failed(failure):
-            return .failed(failure)
-        case let .refused(response):
-            if response.statusCode == 416 {
-                return .failed(BulkAttemptFailure(reason: "HTTP 416: the server no longer has the range asked for",
-                                                  isRetryable: true, restartsFromZero: true))
-            }
-            return .failed(BulkRetryRule.failure(for: response))
-        case .answered:
-            break
+        let unanswered = outcome(withoutBody: ending) {
+            .failed(BulkAttemptFailure(reason: "HTTP 416: the server no longer has the range asked for",
+                                       isRetryable: true, restartsFromZero: true))
         }
+        if let unanswered { return unanswered }
         guard let range = state.withLock({ $0.ranges?[index] }) else {
             return .failed(BulkAttemptFailure(reason: "the file's ranges are gone", isRetryable: true, restartsFromZero: true))
         }

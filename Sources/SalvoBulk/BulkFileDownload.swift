@@ -527,25 +527,17 @@ final class BulkFileDownload: Sendable {
         if let settled = control.settled { return settled }
         if let failure = control.failure { return .failed(failure) }
         if let probed = control.probe { return probed ? .splittable : .unsplittable }
-        switch ending {
-        case .cancelled:
-            return .cancelled
-        case let .failed(failure):
-            return .failed(failure)
-        case let .refused(response):
-            if probe, response.statusCode == 416 {
+        let unanswered = outcome(withoutBody: ending) { [self] () -> AttemptOutcome? in
+            if probe {
                 // No first byte to give: an empty file, or a server that refuses this range.
                 reportSingleConnection(uri, reason: "the server refused a range of the file (HTTP 416)")
                 return .unsplittable
             }
-            if response.statusCode == 416, writer.bytes > 0 {
-                return .failed(BulkAttemptFailure(reason: "HTTP 416: the kept bytes are not a prefix the server has",
-                                                  isRetryable: true, restartsFromZero: true))
-            }
-            return .failed(BulkRetryRule.failure(for: response))
-        case .answered:
-            break
+            guard writer.bytes > 0 else { return nil }
+            return .failed(BulkAttemptFailure(reason: "HTTP 416: the kept bytes are not a prefix the server has",
+                                              isRetryable: true, restartsFromZero: true))
         }
+        if let unanswered { return unanswered }
         let expected = state.withLock { $0.expectedLength }
         let bytes = writer.bytes
         if let expected, bytes != expected {

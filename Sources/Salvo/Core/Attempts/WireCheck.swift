@@ -18,6 +18,15 @@ package enum WireCheck {
         return headers.isEmpty ? nil : headerFailure(headers)
     }
 
+    /// The origin key (lowercased `scheme://authority`, a slice of `url` when it has no
+    /// capitals) of an `http` or `https` URL with a host, as the engine counts connections by
+    /// it; `nil` for any URL `schemeFailure` refuses. For clients of the engine other than the
+    /// request layer (the bulk downloader).
+    package static func webOriginKey(of url: String) -> Substring? {
+        let key = RequestSpec.originKey(of: url)
+        return schemeFailure(originKey: key, url: url) == nil ? key : nil
+    }
+
     /// Only `http` and `https` with a host: a local file, `gopher` (raw bytes to any port),
     /// `dict`, `ftp` and the rest fail as URLSession fails a scheme it does not speak.
     static func schemeFailure(originKey: Substring, url: String) -> AFError? {
