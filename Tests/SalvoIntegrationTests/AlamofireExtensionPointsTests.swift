@@ -360,6 +360,71 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == Request.didResumeTaskNotification }.count, 1, "\(names)")
     }
 
+    /// A suspend and a resume while the attempt runs post the task's notifications too, each
+    /// after the request's own, as Alamofire's paused and resumed task does.
+    func testSuspendingARunningRequestPostsTheTaskNotifications() throws {
+        let session = Session(responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let started = expectation(description: "didResumeTask")
+        started.assertForOverFulfill = false  // posted again after the resume
+        let finished = expectation(description: "didFinish")
+        recorder.expect(Request.didResumeTaskNotification, started)
+        recorder.expect(Request.didFinishNotification, finished)
+        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/1"))
+        recorder.watch(request)
+        let responded = expectation(description: "response")
+        let box = Box<AFDataResponse<Data>>()
+        request.responseData(queue: .global()) { response in
+            box.set(response)
+            responded.fulfill()
+        }
+        wait(for: [started], timeout: 30)
+        request.suspend()
+        request.resume()
+        wait(for: [responded, finished], timeout: 30)
+
+        XCTAssertEqual(box.value?.response?.statusCode, 200)
+        XCTAssertEqual(recorder.names, [Request.didResumeNotification, Request.didResumeTaskNotification,
+                                        Request.didSuspendNotification, Request.didSuspendTaskNotification,
+                                        Request.didResumeNotification, Request.didResumeTaskNotification,
+                                        Request.didCompleteTaskNotification, Request.didFinishNotification])
+    }
+
+    /// Two notifications monitors in one session each post every notification, the task's
+    /// included, as two of Alamofire's would.
+    func testEachOfTwoNotificationsMonitorsPostsEveryNotification() throws {
+        let session = Session(eventMonitors: [AlamofireNotifications(), AlamofireNotifications()],
+                              responseQueue: DispatchQueue(label: "test.notifications"))
+        let recorder = NotificationRecorder()
+        let tokens = recorder.start()
+        defer { recorder.stop(tokens) }
+        let started = expectation(description: "didResumeTask")
+        started.expectedFulfillmentCount = 2
+        started.assertForOverFulfill = false  // posted again after the resume
+        let finished = expectation(description: "didFinish")
+        finished.expectedFulfillmentCount = 2
+        recorder.expect(Request.didResumeTaskNotification, started)
+        recorder.expect(Request.didFinishNotification, finished)
+        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/1"))
+        recorder.watch(request)
+        let responded = expectation(description: "response")
+        request.responseData(queue: .global()) { _ in responded.fulfill() }
+        wait(for: [started], timeout: 30)
+        request.suspend()
+        request.resume()
+        wait(for: [responded, finished], timeout: 30)
+
+        let names = recorder.names
+        for name in [Request.didSuspendNotification, Request.didSuspendTaskNotification,
+                     Request.didCompleteTaskNotification, Request.didFinishNotification] {
+            XCTAssertEqual(names.filter { $0 == name }.count, 2, "\(name): \(names)")
+        }
+        XCTAssertEqual(names.filter { $0 == Request.didResumeNotification }.count, 4, "\(names)")
+        XCTAssertEqual(names.filter { $0 == Request.didResumeTaskNotification }.count, 4, "\(names)")
+    }
+
     func testNotificationWithoutARequestHasNone() {
         let note = Notification(name: Request.didFinishNotification, object: nil, userInfo: ["other": 1])
         XCTAssertNil(note.request)

@@ -78,34 +78,85 @@ public final class AlamofireNotifications: EventMonitor {
     /// on a queue of the monitor's, costs no thread hand-off, and a finished request is freed
     /// by the thread that made the next one, not by a thread that only frees (which, in
     /// glibc's allocator, contends with the allocating thread for its arena's lock).
-    func record(_ event: Event, for request: Request) {
+    ///
+    /// `isSoleNotifier`: this is the session's only notifications monitor, so it may keep
+    /// whether an attempt is under way (and paused) in the request's own state, read and
+    /// written under the lock it takes for the `userInfo` anyway, rather than in its two sets,
+    /// which cost a lock and a hash per event. A session with several keeps them per monitor.
+    func record(_ event: Event, for request: Request, isSoleNotifier: Bool) {
+        guard isSoleNotifier else {
+            switch event {
+            case .resume: requestDidResume(request)
+            case .suspend: requestDidSuspend(request)
+            case .cancel: requestDidCancel(request)
+            case .finish: requestDidFinish(request)
+            case .attemptStarted: attemptStarted(request)
+            case .attemptCompleted: attemptCompleted(request)
+            }
+            return
+        }
+        let (first, second, userInfo) = request.mutableState.withLock { state -> (Notification.Name, Notification.Name?, [AnyHashable: Any]) in
+            let names = Self.names(of: event, attempt: &state.notifiedAttempt)
+            return (names.first, names.second, Self.userInfo(of: request, in: &state, isLast: event == .finish))
+        }
+        center.post(name: first, object: nil, userInfo: userInfo)
+        if let second { center.post(name: second, object: nil, userInfo: userInfo) }
+    }
+
+    /// What this monitor knows of a request's attempt, as its events told it: kept in the
+    /// request's state when the session has one notifications monitor (`record`).
+    struct AttemptFlags {
+        var isRunning = false
+        var isPaused = false
+    }
+
+    /// The notifications of `event`, in order, updating what is known of the attempt as the
+    /// public event methods update the monitor's sets.
+    private static func names(of event: Event, attempt: inout AttemptFlags) -> (first: Notification.Name, second: Notification.Name?) {
         switch event {
-        case .resume: requestDidResume(request)
-        case .suspend: requestDidSuspend(request)
-        case .cancel: requestDidCancel(request)
-        case .finish: requestDidFinish(request)
-        case .attemptStarted: attemptStarted(request)
-        case .attemptCompleted: attemptCompleted(request)
+        case .resume:
+            defer { attempt.isPaused = false }
+            return (Request.didResumeNotification, attempt.isPaused ? Request.didResumeTaskNotification : nil)
+        case .suspend:
+            guard attempt.isRunning else { return (Request.didSuspendNotification, nil) }
+            attempt.isPaused = true
+            return (Request.didSuspendNotification, Request.didSuspendTaskNotification)
+        case .cancel:
+            return (Request.didCancelNotification, attempt.isRunning ? Request.didCancelTaskNotification : nil)
+        case .finish:
+            attempt = AttemptFlags()
+            return (Request.didFinishNotification, nil)
+        case .attemptStarted:
+            attempt.isRunning = true
+            return (Request.didResumeTaskNotification, nil)
+        case .attemptCompleted:
+            attempt = AttemptFlags()
+            return (Request.didCompleteTaskNotification, nil)
         }
     }
 
     private func post(_ name: Notification.Name, _ request: Request, isLast: Bool = false) {
         let userInfo = request.mutableState.withLock { state -> [AnyHashable: Any] in
-            if let made = state.notificationUserInfo {
-                if isLast { state.notificationUserInfo = nil }
-                return made.userInfo
-            }
-            let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
-            // Kept only for a request that was resumed and has not finished: it will post
-            // didFinish, which empties what is kept here (decided under the request's lock, so a
-            // finish after this posts it later). A request suspended or cancelled before its
-            // first resume may never finish, and must not keep itself alive.
-            if !isLast && state.lifecycle.wasResumed && !state.lifecycle.isCompleted {
-                state.notificationUserInfo = NotificationUserInfo(userInfo: made)
-            }
-            return made
+            Self.userInfo(of: request, in: &state, isLast: isLast)
         }
         center.post(name: name, object: nil, userInfo: userInfo)
+    }
+
+    /// The `userInfo` of `request`'s next notification, reused from its last one.
+    private static func userInfo(of request: Request, in state: inout Request.MutableState, isLast: Bool) -> [AnyHashable: Any] {
+        if let made = state.notificationUserInfo {
+            if isLast { state.notificationUserInfo = nil }
+            return made.userInfo
+        }
+        let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
+        // Kept only for a request that was resumed and has not finished: it will post
+        // didFinish, which empties what is kept here (decided under the request's lock, so a
+        // finish after this posts it later). A request suspended or cancelled before its
+        // first resume may never finish, and must not keep itself alive.
+        if !isLast && state.lifecycle.wasResumed && !state.lifecycle.isCompleted {
+            state.notificationUserInfo = NotificationUserInfo(userInfo: made)
+        }
+        return made
     }
 
     /// `NotificationCenter.default`, looked up once.

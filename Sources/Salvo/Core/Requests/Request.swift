@@ -66,6 +66,9 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
         /// 38-byte key, costs more than posting it. It holds the request, so it is kept only
         /// between the first resume and didFinish, which empties it.
         var notificationUserInfo: NotificationUserInfo?
+        /// Whether an attempt is under way and paused, as the session's notifications monitor
+        /// was told (`AlamofireNotifications.record`).
+        var notifiedAttempt = AlamofireNotifications.AttemptFlags()
         /// What only some requests use, in one optional record: a request that uses none of
         /// it creates and destroys one `nil` instead of eight fields. A class, so reading a
         /// field or testing for `nil` handles one reference: an optional struct this size was
@@ -547,7 +550,7 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
 
     /// Tells the session's `AlamofireNotifications` of `event`.
     func notify(_ event: AlamofireNotifications.Event) {
-        for notifier in notifiers { notifier.record(event, for: self) }
+        for notifier in notifiers { notifier.record(event, for: self, isSoleNotifier: notifiers.count == 1) }
     }
 
     /// Finishes a request whose first attempt, set up eagerly, waits for a resume that can no
