@@ -16,6 +16,9 @@ struct ClientMeasurement: Codable, Sendable {
     /// Context switches of the measured phase (`getrusage`: voluntary and involuntary, every
     /// thread); `nil` where the child cannot tell (an outside tool's).
     var contextSwitches: Int?
+    /// The voluntary part of `contextSwitches` (a thread went to sleep); the rest were
+    /// preemptions. `nil` where the child cannot tell.
+    var voluntaryContextSwitches: Int?
     /// CPU microseconds per `JSONDecoder().decode(Small.self, from:)` on the served JSON,
     /// measured in the same process after the requests: the decoding row only.
     var decodeMicroseconds: Double?
@@ -27,6 +30,7 @@ struct ClientMeasurement: Codable, Sendable {
     var requestsPerSecond: Double { Double(requests) / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }
     var contextSwitchesPerRequest: Double? { contextSwitches.map { Double($0) / Double(requests) } }
+    var voluntaryContextSwitchesPerRequest: Double? { voluntaryContextSwitches.map { Double($0) / Double(requests) } }
     var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
     /// What the client added to the process's peak memory.
     var rssGrowthMiB: Double { Double(peakRSSKiB - startRSSKiB) / 1024 }

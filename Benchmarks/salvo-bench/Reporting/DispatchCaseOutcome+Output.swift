@@ -3,7 +3,7 @@ extension DispatchCaseOutcome {
     func printTable() {
         let baseline = Self.ratioBaseline
         var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
-                               "CPU µs/req", "CPU × C poll", "ctx sw/req", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
+                               "CPU µs/req", "CPU × C poll", "ctx sw/req (vol.)", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -16,7 +16,7 @@ extension DispatchCaseOutcome {
                 let rateRatio = client == baseline ? "1" : ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
                 table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
                            "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
-                           cpuRatio, contextSwitches(client).map { Format.fixed($0.median, 2) } ?? "-", rateRatio,
+                           cpuRatio, switchesCell(client), rateRatio,
                            Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
                            failures == 0 ? "0" : "\(failures) !"])
                 if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
@@ -28,6 +28,13 @@ extension DispatchCaseOutcome {
         Console.line("\n" + table.rendered)
         let goal = DispatchGoal.caseLine(self).map { [$0] } ?? []
         for line in notes + ratioLines + decodingLines + responseObjectLines + goal { Console.line("  " + line) }
+    }
+
+    /// All context switches per request, then the voluntary ones: "0.72 (0.31)".
+    private func switchesCell(_ client: DispatchClient) -> String {
+        guard let all = contextSwitches(client) else { return "-" }
+        let voluntary = voluntaryContextSwitches(client).map { " (\(Format.fixed($0.median, 2)))" } ?? ""
+        return Format.fixed(all.median, 2) + voluntary
     }
 
     private var ratioLines: [String] {
@@ -93,6 +100,7 @@ extension DispatchCaseOutcome {
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
             if let switches = contextSwitches(client) { figures["contextSwitchesPerRequest"] = switches.median }
+            if let switches = voluntaryContextSwitches(client) { figures["voluntaryContextSwitchesPerRequest"] = switches.median }
             if client != Self.ratioBaseline {
                 if let ratio = cpuRatio(client, to: Self.ratioBaseline) { figures["cpuRatioToCurlPoll"] = ratio }
                 if let ratio = ratio(client, to: Self.ratioBaseline) { figures["ratioToCurlPoll"] = ratio }

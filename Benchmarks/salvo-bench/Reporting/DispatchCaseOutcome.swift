@@ -35,6 +35,13 @@ struct DispatchCaseOutcome {
         return values.count == runs.count ? Statistics(values) : nil
     }
 
+    /// The voluntary part of `contextSwitches` (a thread went to sleep).
+    func voluntaryContextSwitches(_ client: DispatchClient) -> Statistics? {
+        guard let runs = samples[client] else { return nil }
+        let values = runs.compactMap(\.voluntaryContextSwitchesPerRequest)
+        return values.count == runs.count ? Statistics(values) : nil
+    }
+
     func peakRSS(_ client: DispatchClient) -> Statistics? {
         samples[client].map { Statistics($0.map(\.peakRSSMiB)) }
     }

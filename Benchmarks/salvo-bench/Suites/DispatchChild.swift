@@ -40,7 +40,8 @@ enum DispatchChild {
                                                 cpuSeconds: after.cpuSeconds - before.cpuSeconds,
                                                 peakRSSKiB: after.peakRSSKiB, startRSSKiB: start.peakRSSKiB,
                                                 failures: failures + warmupFailures,
-                                                contextSwitches: after.contextSwitches - before.contextSwitches)
+                                                contextSwitches: after.contextSwitches - before.contextSwitches,
+                                                voluntaryContextSwitches: after.voluntaryContextSwitches - before.voluntaryContextSwitches)
             if request.client == .salvoDecodable {
                 // After the requests, so it changes none of their figures; at least as many
                 // decodes as requests, so a short run still gives a steady figure.
