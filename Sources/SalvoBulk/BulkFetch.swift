@@ -7,11 +7,11 @@ import SalvoEngine
 /// it ends once: answered, refused, failed or cancelled.
 ///
 /// The body goes to the sink `makeSink` makes for each transfer (a `PacedBodySink`: written
-/// on the loop thread as it arrives); the end is judged on the transport's delivery queue,
-/// from the transfer's head and error alone. Redirects are followed as URLSession follows
-/// them (301, 302, 303, 307 and 308 with a `Location`, at most `maximumRedirects`), only to
-/// `http` and `https` URLs, and credentials and cookies set for one origin never go to
-/// another.
+/// on the loop thread as it arrives); the end is judged on the loop thread too, from the
+/// transfer's head and error alone, with no hop to a queue. Redirects are followed as
+/// URLSession follows them (301, 302, 303, 307 and 308 with a `Location`, at most
+/// `maximumRedirects`), only to `http` and `https` URLs, and credentials and cookies set for
+/// one origin never go to another.
 final class BulkFetch: TransferOwner, Sendable {
     /// How a fetch ended.
     enum Ending: Sendable {
@@ -47,8 +47,9 @@ final class BulkFetch: TransferOwner, Sendable {
     private let state: Mutex<State>
 
     /// A fetch with `headers` (the `User-Agent` is added unless they name one), calling
-    /// `completion` once, on the transport's delivery queue or on the thread that cancels
-    /// the fetch before it starts.
+    /// `completion` once: on the loop thread (on the transport's delivery queue if the loop
+    /// was shutting down), or on the thread that cancels the fetch before it starts. The
+    /// completion must not block: it holds every other transfer of the run.
     init(transport: BulkTransport, headers: HTTPHeaders, makeSink: @escaping SinkMaker,
          completion: @escaping @Sendable (Ending) -> Void) {
         self.transport = transport
@@ -111,6 +112,9 @@ final class BulkFetch: TransferOwner, Sendable {
                 loop.send(.drained(transfer))
             }
         }
+        // The end is judged on the loop thread: it takes a lock, reads the head and resumes
+        // the file's task (or queues a redirect's transfer), and never blocks.
+        description.deliversOnLoopThread = true
         let transfer = Transfer(description, deliveryQueue: transport.deliveryQueue, owner: self)
         let cancelled = state.withLock { state -> Bool in
             if !state.cancelled { state.transfer = transfer }
@@ -123,7 +127,7 @@ final class BulkFetch: TransferOwner, Sendable {
         loop.send(.add(transfer))
     }
 
-    /// The engine's news that the current transfer ended (delivery queue).
+    /// The engine's news that the current transfer ended (loop thread).
     func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
         let cancelled = state.withLock { state -> Bool in
             state.transfer = nil

@@ -16,8 +16,8 @@ import Salvo
 /// loop over the entry's URIs, the `.part` file and its sidecar.
 ///
 /// Each attempt is a `BulkFetch` on the run's engine: its response head is judged and its body
-/// written on the loop thread (`PacedBodySink`), and its end reaches the file's task through
-/// the transport's delivery queue; progress events, sidecar updates and
+/// written on the loop thread (`PacedBodySink`), and its end is judged there too and resumes
+/// the file's task; progress events, sidecar updates and
 /// flushes go to `queue`, a serial queue of this file's own: nothing that waits for the disk
 /// runs on the loop. The attempt loop runs in the file's
 /// task and reads the state between attempts. All go through `state` (a `Mutex`) and the

@@ -7,12 +7,13 @@ import SalvoEngine
 /// carries.
 ///
 /// A file's request is a `BulkFetch`, not a `Request`: no attempt pipeline, no Foundation
-/// response and no handler queue stand between libcurl and the file, and a request's end
-/// costs one hop off the loop thread (to `deliveryQueue`).
+/// response and no handler queue stand between libcurl and the file, and a request's end is
+/// judged on the loop thread, which then resumes the file's task: one hop in all.
 package final class BulkTransport: Sendable {
     /// The loop every request of the downloader runs on.
     package let loop: EventLoop
-    /// Where each transfer's end is handed (serial): redirects are followed from here.
+    /// Where a transfer's end is handed when the loop refused it (it was shutting down); the
+    /// ends of the others are judged on the loop thread (`BulkFetch`).
     let deliveryQueue = DispatchQueue(label: "org.salvo.bulk.delivery")
     /// Sent with every request whose own headers do not name a `User-Agent`.
     let userAgentLine: String

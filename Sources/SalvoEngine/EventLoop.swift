@@ -64,6 +64,8 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     @exclusivity(unchecked) private var lastPriorKnowledgeOpening: (host: Substring, number: UInt64)?
     @exclusivity(unchecked) private var priorKnowledgeOpeningsCounted: UInt64 = 0
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
+    /// Finished transfers whose owners are told on this thread (`deliversOnLoopThread`).
+    @exclusivity(unchecked) private var loopDeliveries: [Transfer] = []
     @exclusivity(unchecked) private var shutdownError: CurlError?
     /// When (uptime, ns) the loop next looks for quiet transfers (`nudgeQuietTransfers`).
     @exclusivity(unchecked) private var nextWatch: UInt64 = 0
@@ -551,6 +553,10 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     // MARK: Delivery
 
     private func enqueueDelivery(_ transfer: Transfer) {
+        if transfer.deliversOnLoopThread {
+            loopDeliveries.append(transfer)
+            return
+        }
         let queue = transfer.deliveryQueue
         for index in deliveries.indices where deliveries[index].queue === queue {
             deliveries[index].transfers.append(transfer)
@@ -562,7 +568,11 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// Hands the finished transfers to their queues; whether there were any.
     @discardableResult
     private func flushDeliveries() -> Bool {
-        guard !deliveries.isEmpty else { return false }
+        guard !deliveries.isEmpty || !loopDeliveries.isEmpty else { return false }
+        // An owner told here may start its next transfer (a redirect), which only queues a
+        // command for the next turn.
+        for transfer in loopDeliveries { transfer.deliver() }
+        loopDeliveries.removeAll(keepingCapacity: true)
         for (queue, transfers) in deliveries {
             if transfers.count == 1 {
                 let transfer = transfers[0]

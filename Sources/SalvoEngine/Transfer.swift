@@ -100,6 +100,8 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
     /// Asks for HTTP/2 over cleartext with prior knowledge (h2c).
     package var priorKnowledge: Bool { given.priorKnowledge }
     package let deliveryQueue: DispatchQueue
+    /// See `TransferDescription.deliversOnLoopThread`.
+    package var deliversOnLoopThread: Bool { given.deliversOnLoopThread }
     /// Held strongly until the outcome is delivered, then dropped, which breaks the
     /// request-transfer cycle.
     @exclusivity(unchecked) private var owner: (any TransferOwner)?
@@ -190,7 +192,7 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
         holds.insert(.suspended)
     }
 
-    /// Runs on `deliveryQueue`, once.
+    /// Runs on `deliveryQueue` (or the loop thread, see `deliversOnLoopThread`), once.
     package func deliver() {
         guard let owner, let outcome = outcome.take() else { return }
         self.owner = nil

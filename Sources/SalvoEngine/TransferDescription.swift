@@ -41,6 +41,11 @@ package final class TransferDescription: @unchecked Sendable { // filled in by t
     /// Makes where the body goes instead of memory (a download's file, a stream's consumer),
     /// given the transfer being made, which the sink may refer to weakly to wake it.
     @exclusivity(unchecked) package var makeSink: ((Transfer) -> ResponseSink)?
+    /// The owner's `transferDidFinish` runs on the loop thread as the loop hands out the
+    /// turn's finished transfers, not on `deliveryQueue`: for an owner that only passes the
+    /// outcome on (resumes a waiting task) and never blocks, which then costs no hop to a
+    /// queue that would only make the next one.
+    @exclusivity(unchecked) package var deliversOnLoopThread = false
     /// An upload's body, read by libcurl in pieces; `nil` for `body` or no body.
     @exclusivity(unchecked) package var bodySource: BodySource?
     /// Progress reporting, set only when someone listens.
