@@ -312,11 +312,11 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// resumed streams got their headers but not their bodies, with nothing left in the
     /// socket, so no socket event ever came. libcurl makes a transfer read only when its
     /// socket is readable or it is told to; an unpause tells it to. A nudge is a pause and an
-    /// unpause in one loop turn. Only HTTP/2 transfers get them: an unpause makes libcurl
-    /// 7.88 try to send whether or not the socket can take bytes, and each nudge of an
-    /// HTTP/1.1 upload to a server that stopped reading pushed more of the body into the
-    /// socket's buffer, which counted as bytes moved and put the idle timeout off (measured:
-    /// 12 s instead of 2).
+    /// unpause in one loop turn. Only HTTP/2 transfers (prior knowledge, or a version libcurl
+    /// reports) get them: an unpause makes libcurl 7.88 try to send whether or not the socket
+    /// can take bytes, and each nudge of an HTTP/1.1 upload to a server that stopped reading
+    /// pushed more of the body into the socket's buffer, which counted as bytes moved and put
+    /// the idle timeout off (measured: 12 s instead of 2).
     private func watch(now: UInt64) -> UInt64 {
         var next = now &+ Self.watchInterval
         var expired: [Transfer] = []
@@ -339,7 +339,10 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             if transfer.idleTimeoutNanoseconds > 0 { next = min(next, transfer.quietSince &+ transfer.idleTimeoutNanoseconds) }
             if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
-                if easy.getLong(CURLINFO_HTTP_VERSION) == Int(CURL_HTTP_VERSION_2_0) {
+                // A prior-knowledge transfer speaks HTTP/2 before libcurl reports a version,
+                // which it does only once a response began: a stream stalled before its
+                // headers came is nudged too.
+                if transfer.priorKnowledge || easy.getLong(CURLINFO_HTTP_VERSION) == Int(CURL_HTTP_VERSION_2_0) {
                     easy.pause()
                     curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
                 }
