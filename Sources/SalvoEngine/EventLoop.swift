@@ -135,12 +135,17 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         }
     }
 
-    /// Fails every transfer with `error`, stops the thread and waits for it. Must not be
-    /// called on the loop thread.
+    /// Fails every transfer with `error`, stops the thread and waits for it. Called on the
+    /// loop thread (an owner told there dropped the last reference to what owns the loop), it
+    /// cannot wait for itself: the thread is detached instead, and its resources go when it
+    /// ends, after this turn.
     package func shutdown(error: CurlError) {
         send(.shutdown(error))
-        if let thread, pthread_equal(thread, pthread_self()) == 0 {
+        guard let thread else { return }
+        if pthread_equal(thread, pthread_self()) == 0 {
             pthread_join(thread, nil)
+        } else {
+            pthread_detach(thread)
         }
     }
 
