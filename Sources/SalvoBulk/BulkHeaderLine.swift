@@ -25,6 +25,12 @@ enum BulkHeaderLine {
 extension String {
     /// The text without leading and trailing spaces and tabs, the blanks of aria2's lists.
     func trimmingBlanks() -> String {
+        // Nearly every line has nothing to trim: a first and a last byte that are neither a
+        // space nor a TAB cannot begin or end a Character that is one, so the Character walk
+        // below (a quarter of the time spent reading a list) is skipped.
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        if !blank(first) && !blank(last) { return self }
         var view = Substring(self)
         while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
         while let last = view.last, last == " " || last == "\t" { view.removeLast() }

@@ -155,14 +155,23 @@ public final class BulkInputReader {
 
     private func parseEntry(_ content: String) throws(BulkInputError) -> BulkEntry {
         var uris: [URL] = []
-        for piece in content.split(separator: "\t") {
-            let text = String(piece).trimmingBlanks()
-            if text.isEmpty { continue }
-            do {
-                uris.append(try BulkURI.parse(text))
-            } catch {
-                throw BulkInputError(line: lineNumber, reason: .invalidURI(message: error.message))
+        // Split at the TAB bytes: a TAB is a control character, always a Character of its
+        // own, so this splits where `split(separator: "\t")` would, without walking the line
+        // Character by Character (a third of the time spent reading a list).
+        let bytes = content.utf8
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: 0x09) ?? bytes.endIndex
+            let text = String(Substring(bytes[start..<end])).trimmingBlanks()
+            if !text.isEmpty {
+                do {
+                    uris.append(try BulkURI.parse(text))
+                } catch {
+                    throw BulkInputError(line: lineNumber, reason: .invalidURI(message: error.message))
+                }
             }
+            guard end < bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
         return BulkEntry(uris: uris, line: lineNumber)
     }

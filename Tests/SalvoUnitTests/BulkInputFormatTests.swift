@@ -72,6 +72,15 @@ final class BulkInputFormatTests: XCTestCase {
         XCTAssertEqual(result[0].uris.map(\.absoluteString), ["http://a.example/x", "http://b.example/x"])
     }
 
+    /// Mirrors split at their TABs whatever the characters around them, and a value keeps a
+    /// blank that a combining mark makes part of its first character, as characters compare.
+    func testMirrorsSplitAtTabsBetweenCharactersOfSeveralBytes() throws {
+        let result = try entries("http://a.example/é.iso\t http://b.example/ü.iso\u{2003}\t\n\tout= \u{301}x.iso\n")
+        XCTAssertEqual(result.count, 1)
+        XCTAssertEqual(result[0].uris.map(\.host), ["a.example", "b.example"])
+        XCTAssertEqual(result[0].outputName, " \u{301}x.iso")
+    }
+
     func testLaterOptionReplacesEarlierAndHeadersAccumulate() throws {
         let list = "http://a.example/x\n out=first\n out=second\n header=A: 1\n header=B: 2\n header=a: 3\n dir = d \n"
         let result = try entries(list)
