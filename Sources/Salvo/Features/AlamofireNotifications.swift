@@ -148,7 +148,10 @@ public final class AlamofireNotifications: EventMonitor {
             if isLast { state.notificationUserInfo = nil }
             return made.userInfo
         }
-        let made: [AnyHashable: Any] = [Notification.requestUserInfoKey: request]
+        // A copy of a one-entry template whose value is replaced in place: building the
+        // dictionary anew hashed Alamofire's 38-byte key for every request.
+        var made = userInfoTemplate.userInfo
+        made.values[made.startIndex] = request
         // Kept only for a request that was resumed and has not finished: it will post
         // didFinish, which empties what is kept here (decided under the request's lock, so a
         // finish after this posts it later). A request suspended or cancelled before its
@@ -158,6 +161,9 @@ public final class AlamofireNotifications: EventMonitor {
         }
         return made
     }
+
+    /// A `userInfo` with the request key and a placeholder value (`userInfo(of:in:isLast:)`).
+    private static let userInfoTemplate = NotificationUserInfo(userInfo: [Notification.requestUserInfoKey: 0])
 
     /// `NotificationCenter.default`, looked up once.
     private let center = NotificationCenter.default
