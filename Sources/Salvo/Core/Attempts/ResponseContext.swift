@@ -133,6 +133,13 @@ extension ResponseHead {
         statusCode == other.statusCode && url == other.url && rawHeaders == other.rawHeaders
     }
 
+    /// The raw header lines as the dictionary Foundation expects; a repeated name's values
+    /// are joined with ", ", as Foundation does. Built from the last response's dictionary
+    /// when the names are the same (`HeaderFieldsTemplate`), else by `parsedHeaderFields`.
+    var headerFields: [String: String] {
+        HeaderFieldsTemplate.shared.fields(of: self)
+    }
+
     /// Parses the raw header lines into the dictionary Foundation expects; a repeated
     /// name's values are joined with ", ", as Foundation does.
     ///
@@ -140,7 +147,7 @@ extension ResponseHead {
     /// repaired, as `String(decoding:)` repairs it), ignoring ASCII case: the names the
     /// dictionary's keys are. (Splitting a `String` by `Character` and trimming with
     /// `CharacterSet` cost ~20 µs per response.)
-    var headerFields: [String: String] {
+    var parsedHeaderFields: [String: String] {
         var fields = [String: String](minimumCapacity: 16)
         // The names seen so far, as byte ranges on the stack, to find a repeated name without
         // hashing: a response has a dozen headers, and a byte comparison costs less than a
@@ -240,7 +247,7 @@ extension ResponseHead {
     /// order: lines end at CR or LF; the first line (the status line), lines without a colon
     /// and lines with an empty name are skipped; names and values lose the optional
     /// whitespace (spaces and tabs) around them.
-    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Void) {
+    func forEachField(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Range<Int>) -> Void) {
         rawHeaders.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             let count = bytes.count
@@ -283,7 +290,7 @@ extension ResponseHead {
         return low..<high
     }
 
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
