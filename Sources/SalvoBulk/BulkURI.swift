@@ -19,8 +19,8 @@ enum BulkURI {
               scheme == "http" || scheme == "https" else {
             throw BulkValueError("'\(text)' is not an absolute http or https URL")
         }
-        // As written (not percent-decoded): empty exactly when the decoded host is, for less.
-        guard let host = url.host(percentEncoded: true), !host.isEmpty else { throw BulkValueError("'\(text)' has no host") }
+        // Decoded: a host whose percent-escapes are not UTF-8 (`http://%FF/`) has none.
+        guard let host = url.host, !host.isEmpty else { throw BulkValueError("'\(text)' has no host") }
         return url
     }
 }

@@ -344,10 +344,13 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             if transfer.idleTimeoutNanoseconds > 0 { next = min(next, transfer.quietSince &+ transfer.idleTimeoutNanoseconds) }
             if quiet >= transfer.nudgeAfter {
                 transfer.nudgeAfter &*= 2
-                // A prior-knowledge transfer speaks HTTP/2 before libcurl reports a version,
-                // which it does only once a response began: a stream stalled before its
-                // headers came is nudged too.
-                if transfer.priorKnowledge || easy.getLong(CURLINFO_HTTP_VERSION) == Int(CURL_HTTP_VERSION_2_0) {
+                // libcurl reports a version only once a response began. A stream stalled before
+                // its headers came is nudged when it asked for prior knowledge and has no body
+                // to push (through a proxy, or after a fallback, it may be HTTP/1.1); once a
+                // version is reported, only HTTP/2 is.
+                let version = easy.getLong(CURLINFO_HTTP_VERSION)
+                if version == Int(CURL_HTTP_VERSION_2_0)
+                    || version == 0 && transfer.priorKnowledge && transfer.body == nil && transfer.bodySource == nil {
                     easy.pause()
                     curl_easy_pause(easy.handle, SALVO_PAUSE_CONT)
                 }

@@ -125,7 +125,8 @@ final class BulkInputFormatTests: XCTestCase {
     }
 
     func testURIsThatAreNotAbsoluteHTTPURLsNameTheirLines() {
-        for bad in ["ftp://a.example/x", "example.com/x", "/local/path", "file:///etc/passwd", "http://", "https://a.example/a b"] {
+        for bad in ["ftp://a.example/x", "example.com/x", "/local/path", "file:///etc/passwd", "http://", "https://a.example/a b",
+                    "http://%FF/x"] {
             let error = failure("http://ok.example/\n\n\(bad)\n")
             XCTAssertEqual(error?.line, 3, bad)
             guard case .invalidURI = error?.reason else { return XCTFail("\(bad): \(String(describing: error))") }
