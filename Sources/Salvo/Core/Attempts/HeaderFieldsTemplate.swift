@@ -22,6 +22,7 @@ final class HeaderFieldsTemplate: Sendable {
         /// The names' bytes one after another, and where each ends.
         var nameBytes: [UInt8]
         var nameEnds: [Int]
+        /// The dictionary, its values emptied (`remember`).
         var fields: [String: String]
         /// The header line each of `fields`' entries came from, in the dictionary's order.
         var lineOfEntry: [Int]
@@ -105,7 +106,14 @@ final class HeaderFieldsTemplate: Sendable {
             nameBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[line.name]))
             nameEnds.append(nameBytes.count)
         }
-        let template = Template(nameBytes: nameBytes, nameEnds: nameEnds, fields: fields, lineOfEntry: lineOfEntry)
+        // Kept without its values: a response's cookies or tokens do not outlive it here.
+        var blank = fields
+        var index = blank.startIndex
+        while index != blank.endIndex {
+            blank.values[index] = ""
+            index = blank.index(after: index)
+        }
+        let template = Template(nameBytes: nameBytes, nameEnds: nameEnds, fields: blank, lineOfEntry: lineOfEntry)
         last.withLock { $0 = template }
     }
 }
