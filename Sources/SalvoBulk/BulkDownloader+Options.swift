@@ -44,9 +44,10 @@ extension BulkDownloader {
         /// The most bytes per second one file receives (aria2's `--max-download-limit`);
         /// `BulkRate.unlimited` (the default) for no limit.
         ///
-        /// Applied by libcurl to each request (`CURLOPT_MAX_RECV_SPEED_LARGE`). With `split` above 1, each request
-        /// gets the limit divided by `split` (rounded up), so a file fetched in ranges keeps
-        /// to it as a whole; a file the server will not split then gets that share alone.
+        /// Applied by libcurl to each request (`CURLOPT_MAX_RECV_SPEED_LARGE`). With `split`
+        /// above 1, each request gets the limit divided by `split` (rounded up), so a file
+        /// fetched in ranges keeps to it as a whole; a file the server will not split then
+        /// gets that share alone.
         public var maximumRatePerFile: BulkRate
         /// The most bytes per second the whole run receives, all files together (aria2's
         /// `--max-overall-download-limit`); `BulkRate.unlimited` (the default) for no limit.

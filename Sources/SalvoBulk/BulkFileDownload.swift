@@ -90,8 +90,6 @@ final class BulkFileDownload: Sendable {
         /// `name` was claimed before any response (`claimBeforeRequests`), and no response
         /// has confirmed it yet.
         var claimedBeforeResponse = false
-        /// `urlName` of the entry's first URI, once worked out (`.some(nil)`: it gives none).
-        var firstURIName: String??
     }
 
     /// How often a file's `progress` is reported, at most.
@@ -459,7 +457,7 @@ final class BulkFileDownload: Sendable {
     private func claimBeforeRequests() {
         guard !options.continuePartial, options.split <= 1, let uri = file.entry.uris.first,
               state.withLock({ $0.name == nil }) else { return }
-        let base = file.entry.outputName ?? urlName(of: uri) ?? "index.html"
+        let base = file.entry.outputName ?? Self.urlName(uri) ?? "index.html"
         guard let claim = try? claimer.claim(base) else { return }
         guard claim.kind == .new else {
             // An earlier run's partial file of the same URL: it is taken up only once a response
@@ -477,7 +475,7 @@ final class BulkFileDownload: Sendable {
     func suggestedName(response: ResponseHead, uri: URL) -> String {
         if let outputName = file.entry.outputName { return outputName }
         let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
-            ?? urlName(of: uri) ?? "index.html"
+            ?? Self.urlName(uri) ?? "index.html"
         return BulkNameClaims.fitted(suggested)
     }
 
@@ -491,17 +489,6 @@ final class BulkFileDownload: Sendable {
             if claim.kind != .complete { $0.opened = true }
             if claim.sidecarMayExist { $0.sidecarMayExist = true }
         }
-    }
-
-    /// `urlName(_:)` of `uri`, worked out once for the entry's first URI: the name claimed
-    /// before the request and the response's judgement both ask for it, and Foundation's
-    /// `lastPathComponent` costs a few microseconds each time.
-    func urlName(of uri: URL) -> String? {
-        guard uri == file.entry.uris.first else { return Self.urlName(uri) }
-        if let known = state.withLock({ $0.firstURIName }) { return known }
-        let name = Self.urlName(uri)
-        state.withLock { $0.firstURIName = .some(name) }
-        return name
     }
 
     /// The URL's last path component as a safe file name, or `nil`.

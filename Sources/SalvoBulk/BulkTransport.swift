@@ -47,10 +47,7 @@ package final class BulkTransport: Sendable {
     /// name one.
     func headerList(_ headers: HTTPHeaders) -> CurlHeaderList {
         let list = CurlHeaderList()
-        for header in headers {
-            // "Name;" is libcurl's way to send a header with an empty value.
-            list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
-        }
+        for header in headers { list.append(name: header.name, value: header.value) }
         if headers.value(for: "User-Agent") == nil { list.append(userAgentLine) }
         return list
     }

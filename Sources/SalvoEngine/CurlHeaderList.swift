@@ -16,4 +16,15 @@ package final class CurlHeaderList {
     package func append(_ line: String) {
         list = line.withCString { curl_slist_append(list, $0) }
     }
+
+    /// Appends the header `name: value`.
+    package func append(name: String, value: String) {
+        append(Self.line(name: name, value: value))
+    }
+
+    /// The line libcurl (and curl's `-H`) takes for a header: `Name: value`, or `Name;` for an
+    /// empty value, since `Name:` would remove the header instead.
+    package static func line(name: String, value: String) -> String {
+        value.isEmpty ? "\(name);" : "\(name): \(value)"
+    }
 }

@@ -59,7 +59,8 @@ package struct TransferOutcome: Sendable {
 /// Whoever waits for a transfer's outcome: the request layer, named only through this
 /// protocol so the engine knows nothing of requests.
 package protocol TransferOwner: AnyObject, Sendable {
-    /// Runs on the transfer's `deliveryQueue`, once.
+    /// Runs once: on the transfer's `deliveryQueue`, or on the loop thread for a transfer
+    /// that `deliversOnLoopThread`.
     func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome)
 }
 

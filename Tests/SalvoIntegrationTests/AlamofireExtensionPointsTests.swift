@@ -360,16 +360,18 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == Request.didResumeTaskNotification }.count, 1, "\(names)")
     }
 
-    /// A suspend and a resume while the attempt runs post the task's notifications too, each
-    /// after the request's own, as Alamofire's paused and resumed task does.
-    func testSuspendingARunningRequestPostsTheTaskNotifications() throws {
-        let session = Session(responseQueue: DispatchQueue(label: "test.notifications"))
+    /// Suspends and resumes a request of `session` while its attempt runs, and returns the
+    /// notifications posted about it (`monitors`: the session's notifications monitors, each
+    /// of which posts them) and the response's status.
+    private func notificationsOfASuspendAndResume(in session: Session, monitors: Int) throws -> ([Notification.Name], Int?) {
         let recorder = NotificationRecorder()
         let tokens = recorder.start()
         defer { recorder.stop(tokens) }
         let started = expectation(description: "didResumeTask")
+        started.expectedFulfillmentCount = monitors
         started.assertForOverFulfill = false  // posted again after the resume
         let finished = expectation(description: "didFinish")
+        finished.expectedFulfillmentCount = monitors
         recorder.expect(Request.didResumeTaskNotification, started)
         recorder.expect(Request.didFinishNotification, finished)
         let request = session.request(try TestServers.shared.url(.httpbin, "/delay/1"))
@@ -384,12 +386,19 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         request.suspend()
         request.resume()
         wait(for: [responded, finished], timeout: 30)
+        return (recorder.names, box.value?.response?.statusCode)
+    }
 
-        XCTAssertEqual(box.value?.response?.statusCode, 200)
-        XCTAssertEqual(recorder.names, [Request.didResumeNotification, Request.didResumeTaskNotification,
-                                        Request.didSuspendNotification, Request.didSuspendTaskNotification,
-                                        Request.didResumeNotification, Request.didResumeTaskNotification,
-                                        Request.didCompleteTaskNotification, Request.didFinishNotification])
+    /// A suspend and a resume while the attempt runs post the task's notifications too, each
+    /// after the request's own, as Alamofire's paused and resumed task does.
+    func testSuspendingARunningRequestPostsTheTaskNotifications() throws {
+        let session = Session(responseQueue: DispatchQueue(label: "test.notifications"))
+        let (names, status) = try notificationsOfASuspendAndResume(in: session, monitors: 1)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(names, [Request.didResumeNotification, Request.didResumeTaskNotification,
+                               Request.didSuspendNotification, Request.didSuspendTaskNotification,
+                               Request.didResumeNotification, Request.didResumeTaskNotification,
+                               Request.didCompleteTaskNotification, Request.didFinishNotification])
     }
 
     /// Two notifications monitors in one session each post every notification, the task's
@@ -397,26 +406,8 @@ final class AlamofireExtensionPointsTests: XCTestCase {
     func testEachOfTwoNotificationsMonitorsPostsEveryNotification() throws {
         let session = Session(eventMonitors: [AlamofireNotifications(), AlamofireNotifications()],
                               responseQueue: DispatchQueue(label: "test.notifications"))
-        let recorder = NotificationRecorder()
-        let tokens = recorder.start()
-        defer { recorder.stop(tokens) }
-        let started = expectation(description: "didResumeTask")
-        started.expectedFulfillmentCount = 2
-        started.assertForOverFulfill = false  // posted again after the resume
-        let finished = expectation(description: "didFinish")
-        finished.expectedFulfillmentCount = 2
-        recorder.expect(Request.didResumeTaskNotification, started)
-        recorder.expect(Request.didFinishNotification, finished)
-        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/1"))
-        recorder.watch(request)
-        let responded = expectation(description: "response")
-        request.responseData(queue: .global()) { _ in responded.fulfill() }
-        wait(for: [started], timeout: 30)
-        request.suspend()
-        request.resume()
-        wait(for: [responded, finished], timeout: 30)
-
-        let names = recorder.names
+        let (names, status) = try notificationsOfASuspendAndResume(in: session, monitors: 2)
+        XCTAssertEqual(status, 200)
         for name in [Request.didSuspendNotification, Request.didSuspendTaskNotification,
                      Request.didCompleteTaskNotification, Request.didFinishNotification] {
             XCTAssertEqual(names.filter { $0 == name }.count, 2, "\(name): \(names)")

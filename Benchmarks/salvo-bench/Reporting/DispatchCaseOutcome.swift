@@ -30,15 +30,18 @@ struct DispatchCaseOutcome {
 
     /// Context switches per request, every thread of the child (`getrusage`).
     func contextSwitches(_ client: DispatchClient) -> Statistics? {
-        guard let runs = samples[client] else { return nil }
-        let values = runs.compactMap(\.contextSwitchesPerRequest)
-        return values.count == runs.count ? Statistics(values) : nil
+        perRequest(client, \.contextSwitchesPerRequest)
     }
 
     /// The voluntary part of `contextSwitches` (a thread went to sleep).
     func voluntaryContextSwitches(_ client: DispatchClient) -> Statistics? {
+        perRequest(client, \.voluntaryContextSwitchesPerRequest)
+    }
+
+    /// A figure every round of `client` recorded; `nil` if one did not (an outside tool's).
+    private func perRequest(_ client: DispatchClient, _ figure: KeyPath<ClientMeasurement, Double?>) -> Statistics? {
         guard let runs = samples[client] else { return nil }
-        let values = runs.compactMap(\.voluntaryContextSwitchesPerRequest)
+        let values = runs.compactMap { $0[keyPath: figure] }
         return values.count == runs.count ? Statistics(values) : nil
     }
 

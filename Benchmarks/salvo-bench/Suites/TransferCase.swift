@@ -16,13 +16,13 @@ struct TransferCase: Sendable {
     /// rate-limited `limited/`; 1: whole files from `files/`.
     var split: Int = 1
 
-    /// The name the tables and the JSON use, e.g. "download 1000 × 100 KiB, 16 at once".
     /// Whether the clients' directories stay until the case's last round has run: ext4 makes
     /// creating files right after many were deleted several times dearer (its allocator scans
     /// the freed inodes), which swung the many-small-files rows by half from run to run, to
     /// the disadvantage of whichever client came after another's cleanup.
     var keepsFilesUntilItEnds: Bool { direction == .download && count > 16 }
 
+    /// The name the tables and the JSON use, e.g. "download 1000 × 100 KiB, 16 at once".
     var name: String {
         let verb = direction == .download ? "download" : "upload"
         if split > 1 {

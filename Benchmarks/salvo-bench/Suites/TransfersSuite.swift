@@ -43,10 +43,11 @@ struct TransfersSuite {
     static let legend = """
         Each client runs in a child process of its own and writes the files into a fresh directory, removed
         afterwards; for many small files only after the case's last round, so that no client creates its files
-        right after another's thousand were deleted (ext4 then scans the freed inodes). The library rows (salvo, salvo-100k) run inside that child: CPU and peak RSS of its process
-        from the first transfer on ("client MiB" is what the transfers added to the resident size then). The
-        tools (salvo-tool, curl, aria2c) run as its child: their own CPU (getrusage of the waited-for child) and
-        peak RSS (VmHWM, read every 2 ms), wall time from spawn to exit. "/ best": over the fastest outside
+        right after another's thousand were deleted (ext4 then scans the freed inodes). The library rows (salvo,
+        salvo-100k) run inside that child: CPU and peak RSS of its process from the first transfer on ("client
+        MiB" is what the transfers added to the resident size then). The tools (salvo-tool, curl, aria2c) run as
+        its child: their own CPU (getrusage of the waited-for child) and peak RSS (VmHWM, read every 2 ms), wall
+        time from spawn to exit. "/ best": over the fastest outside
         client (curl or aria2c). N below is the case's files at once.
           salvo               session.download(url, to:) / session.upload(fileURL, to:, method: .put), handlers on
                               one serial queue, httpMaximumConnectionsPerHost = N, libcurl's 16 KiB receive buffer

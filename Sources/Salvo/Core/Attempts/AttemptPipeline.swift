@@ -437,7 +437,7 @@ struct AttemptPipeline: Sendable {
         let list = CurlHeaderList()
         for header in spec.headers {
             if jarCookie != nil && HTTPHeaders.equalIgnoringASCIICase(header.name, "Cookie") { continue }
-            list.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+            list.append(name: header.name, value: header.value)
         }
         for (name, line) in defaults.headerLines where spec.headers.isEmpty || spec.headers.value(for: name) == nil {
             list.append(line)

@@ -45,7 +45,7 @@ extension Request {
             headers.remove(name: "Cookie")
         }
         for header in headers.sorted() {
-            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            let line = CurlHeaderList.line(name: header.name, value: header.value)
             components.append("-H \"\(Self.escapedForDoubleQuotes(line))\"")
         }
 
