@@ -189,6 +189,7 @@ public final class BulkDownloader: Sendable {
         let budget = options.maximumOverallRate.isUnlimited ? nil
             : BulkRateBudget(bytesPerSecond: options.maximumOverallRate.bytesPerSecond)
         let limit = max(1, options.filesInFlight)
+        let runDirectoryPath = options.outputDirectory.path
         var summary = Summary()
         func count(_ result: FileResult) {
             switch result.outcome {
@@ -218,8 +219,8 @@ public final class BulkDownloader: Sendable {
                 }
                 guard let entry, !Task.isCancelled else { break }
                 let download = BulkFileDownload(file: File(index: index, entry: entry), transport: transport, options: options,
-                                                claims: claims, directoryLock: directoryLock, budget: budget,
-                                                onEvent: onEvent)
+                                                runDirectoryPath: runDirectoryPath, claims: claims,
+                                                directoryLock: directoryLock, budget: budget, onEvent: onEvent)
                 index += 1
                 inFlight += 1
                 group.addTask {

@@ -198,11 +198,14 @@ extension BulkFileDownload {
         let (received, resumedFrom) = state.withLock { ($0.bytesReceived, $0.resumedFrom) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let bytes: Int64
-        if outcome == .succeeded || outcome == .alreadyComplete, let path {
-            // stat(2) alone: FileManager's attributes also look up the owner's and group's names.
+        if outcome == .alreadyComplete, let path {
+            // An earlier run's file, never written here. stat(2) alone: FileManager's
+            // attributes also look up the owner's and group's names.
             var info = stat()
             bytes = stat(path.path, &info) == 0 ? Int64(info.st_size) : writer.bytes
         } else {
+            // A file that succeeded is the partial file this run wrote and renamed: its
+            // length is the writer's count.
             bytes = writer.bytes
         }
         return BulkDownloader.FileResult(file: file, url: url, path: path, bytes: bytes, bytesReceived: received,

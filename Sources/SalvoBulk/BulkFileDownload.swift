@@ -118,8 +118,11 @@ final class BulkFileDownload: Sendable {
     /// the loop thread, as a response's head is judged).
     let claimer: BulkPartClaimer
 
-    init(file: BulkDownloader.File, transport: BulkTransport, options: BulkDownloader.Options, claims: BulkNameClaims,
-         directoryLock: BulkDirectoryLock, budget: BulkRateBudget?, onEvent: @escaping @Sendable (Event) -> Void) {
+    /// - Parameter runDirectoryPath: `options.outputDirectory.path`, which the run works out
+    ///   once (Foundation's `path` decodes the URL anew each time).
+    init(file: BulkDownloader.File, transport: BulkTransport, options: BulkDownloader.Options, runDirectoryPath: String,
+         claims: BulkNameClaims, directoryLock: BulkDirectoryLock, budget: BulkRateBudget?,
+         onEvent: @escaping @Sendable (Event) -> Void) {
         self.file = file
         self.transport = transport
         self.options = options
@@ -131,10 +134,11 @@ final class BulkFileDownload: Sendable {
         if let subdirectory = file.entry.directory {
             directory = subdirectory.hasPrefix("/") ? URL(fileURLWithPath: subdirectory, isDirectory: true)
                 : options.outputDirectory.appendingPathComponent(subdirectory, isDirectory: true)
+            directoryPath = directory.path
         } else {
             directory = options.outputDirectory
+            directoryPath = runDirectoryPath
         }
-        directoryPath = directory.path
         claimer = BulkPartClaimer(directoryPath: directoryPath, owner: file.entry.uris.first?.absoluteString ?? "",
                                   owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock)
         writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
@@ -421,9 +425,14 @@ final class BulkFileDownload: Sendable {
             defer { state.claimedBeforeResponse = false }
             return (state.name, state.claimedBeforeResponse, state.baseName)
         }
-        let suggested = suggestedName(response: response, uri: uri)
         if let settled {
-            guard early, suggested != earlyBase else { return settled }
+            // Only a name claimed before any response can change, and only if this response
+            // could name the file otherwise: the claim was made from the entry's own name,
+            // or from the first URI's with no `Content-Disposition` to say otherwise here.
+            guard early else { return settled }
+            if file.entry.outputName != nil { return settled }
+            if uri == file.entry.uris.first, response.value(forHTTPHeaderField: "Content-Disposition") == nil { return settled }
+            guard suggestedName(response: response, uri: uri) != earlyBase else { return settled }
             // The response names the file otherwise (its `Content-Disposition`, or a mirror's
             // URL): the name claimed before it is given up, empty, for the one it gives.
             let descriptor = state.withLock { state -> Int32 in
@@ -440,7 +449,7 @@ final class BulkFileDownload: Sendable {
                 $0.sidecarMayExist = false
             }
         }
-        let claim = try claimer.claim(suggested)
+        let claim = try claimer.claim(suggestedName(response: response, uri: uri))
         adopt(claim)
         return claim.name
     }
@@ -491,9 +500,9 @@ final class BulkFileDownload: Sendable {
         }
     }
 
-    /// The URL's last path component as a safe file name, or `nil`.
+    /// The URL's last path component as a safe file name, or `nil` (`BulkURLName`).
     static func urlName(_ url: URL) -> String? {
-        NetworkFileName.sanitized(url.lastPathComponent).map(BulkNameClaims.fitted)
+        BulkURLName.name(of: url)
     }
 
     /// Counts bytes written (loop thread), and now and then reports progress and brings the
