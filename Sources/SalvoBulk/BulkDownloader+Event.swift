@@ -64,7 +64,11 @@ extension BulkDownloader {
         public let url: URL?
         /// The final file when it succeeded; the partial file left for a later run when it
         /// was cancelled or failed with resumable bytes; else `nil`.
-        public let path: URL?
+        public var path: URL? { filePath.map { URL(fileURLWithPath: $0, isDirectory: false) } }
+        /// `path` as the file system path the downloader used. The `URL` is made only when
+        /// asked for: most results are only counted, and making one cost more than a file's
+        /// rename.
+        package let filePath: String?
         /// The file's bytes on disk (the whole file when it succeeded).
         public let bytes: Int64
         /// The bytes received over the network in this run.

@@ -19,14 +19,15 @@ extension BulkFileDownload {
     /// one of the few threads that run every task. Each file's serial queue gets a thread of
     /// its own from Dispatch, so the files finishing together flush together, and the
     /// journal commits their flushes as one.
-    func finalizeOffThePool(directory: URL) async -> Result<(URL, String?), BulkAttemptFailure> {
+    func finalizeOffThePool(directory: URL) async -> Result<(String, String?), BulkAttemptFailure> {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.finalize(directory: directory)) }
         }
     }
 
-    /// Verifies the finished partial file and renames it to its final name.
-    func finalize(directory: URL) -> Result<(URL, String?), BulkAttemptFailure> {
+    /// Verifies the finished partial file and renames it to its final name; returns the path
+    /// it got and the file's SHA-256.
+    func finalize(directory: URL) -> Result<(String, String?), BulkAttemptFailure> {
         guard let partPath = partPath(), let name = state.withLock({ $0.name }) else {
             return .failure(BulkAttemptFailure(reason: "no file was written", isRetryable: true))
         }
@@ -59,7 +60,7 @@ extension BulkFileDownload {
         }
         switch placeFinished(partPath: partPath, finalPath: finalPath) {
         case let .success(placed):
-            return .success((URL(fileURLWithPath: placed, isDirectory: false), digests.sha256))
+            return .success((placed, digests.sha256))
         case let .failure(error):
             return .failure(BulkAttemptFailure(reason: error.description, isRetryable: false))
         }
@@ -115,11 +116,11 @@ extension BulkFileDownload {
     /// Keeps the partial file and its sidecar, brought up to date, when they can be continued
     /// (bytes, and a validator for `If-Range`); removes them otherwise. Returns the partial
     /// file kept.
-    func leaveOrRemovePart(directory: URL, url: URL?) -> URL? {
+    func leaveOrRemovePart(directory: URL, url: URL?) -> String? {
         guard let partPath = partPath() else { return nil }
         writer.closeFile()
         let resumable = state.withLock { $0.etag != nil || $0.lastModified != nil } && writer.bytes > 0
-        if resumable, (try? writeSidecar(partPath: partPath)) != nil { return URL(fileURLWithPath: partPath) }
+        if resumable, (try? writeSidecar(partPath: partPath)) != nil { return partPath }
         removePart(partPath)
         return nil
     }
@@ -192,7 +193,7 @@ extension BulkFileDownload {
         try directoryLock.makeDirectory(atPath: URL(fileURLWithPath: path(of: name), isDirectory: false).deletingLastPathComponent().path)
     }
 
-    func result(_ outcome: BulkDownloader.FileResult.Outcome, url: URL?, path: URL?, sha256: String?, attempts: Int,
+    func result(_ outcome: BulkDownloader.FileResult.Outcome, url: URL?, path: String?, sha256: String?, attempts: Int,
                         since started: ContinuousClock.Instant) -> BulkDownloader.FileResult {
         let elapsed = ContinuousClock.now - started
         let (received, resumedFrom) = state.withLock { ($0.bytesReceived, $0.resumedFrom) }
@@ -202,13 +203,13 @@ extension BulkFileDownload {
             // An earlier run's file, never written here. stat(2) alone: FileManager's
             // attributes also look up the owner's and group's names.
             var info = stat()
-            bytes = stat(path.path, &info) == 0 ? Int64(info.st_size) : writer.bytes
+            bytes = stat(path, &info) == 0 ? Int64(info.st_size) : writer.bytes
         } else {
             // A file that succeeded is the partial file this run wrote and renamed: its
             // length is the writer's count.
             bytes = writer.bytes
         }
-        return BulkDownloader.FileResult(file: file, url: url, path: path, bytes: bytes, bytesReceived: received,
+        return BulkDownloader.FileResult(file: file, url: url, filePath: path, bytes: bytes, bytesReceived: received,
                                          resumedFrom: resumedFrom, sha256: sha256, attempts: attempts, seconds: seconds,
                                          outcome: outcome)
     }

@@ -64,7 +64,7 @@ extension BulkFileDownload {
             let name = try settleName(response: response, uri: uri, directory: directory)
             let partPath = path(of: name) + ".part"
             let count = Int(min(Int64(min(options.split, 64)), max(1, length / BulkDownloader.Options.minimumRangeLength)))
-            let ranges = try writer.openForRanges(partPath, claim: state.withLock { $0.claim }, length: length,
+            let ranges = try writer.openForRanges(partPath, claim: claimForWriting().descriptor, length: length,
                                                   ranges: BulkPartSidecar.ranges(length: length, count: count))
             state.withLock {
                 $0.opened = true
@@ -100,7 +100,7 @@ extension BulkFileDownload {
     /// Takes up an earlier run's partial file that was being fetched in ranges.
     func resumeRanges(_ sidecar: BulkPartSidecar, ranges: [BulkPartSidecar.Range], length: Int64,
                       partPath: String) throws {
-        let kept = try writer.openForRanges(partPath, claim: state.withLock { $0.claim }, length: length, ranges: ranges)
+        let kept = try writer.openForRanges(partPath, claim: claimForWriting().descriptor, length: length, ranges: ranges)
         let bytes = writer.bytes
         state.withLock {
             $0.opened = true

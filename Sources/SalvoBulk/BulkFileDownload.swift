@@ -90,6 +90,9 @@ final class BulkFileDownload: Sendable {
         /// `name` was claimed before any response (`claimBeforeRequests`), and no response
         /// has confirmed it yet.
         var claimedBeforeResponse = false
+        /// The claim made its partial file (`BulkPartClaim.Kind.new`) and nothing has opened
+        /// it for writing yet: it is empty.
+        var claimIsNew = false
     }
 
     /// How often a file's `progress` is reported, at most.
@@ -174,7 +177,7 @@ final class BulkFileDownload: Sendable {
             return result(.failed(reason: Self.describe(error)), url: nil, path: nil, sha256: nil, attempts: 0, since: started)
         }
         if state.withLock({ $0.foundComplete }) {
-            return result(.alreadyComplete, url: nil, path: finalURL(in: directory), sha256: nil, attempts: 0, since: started)
+            return result(.alreadyComplete, url: nil, path: finalPath(in: directory), sha256: nil, attempts: 0, since: started)
         }
         claimBeforeRequests()
         var lastFailure = "no URI to try"
@@ -208,7 +211,7 @@ final class BulkFileDownload: Sendable {
                     takeUpPendingResume()
                     continue
                 case .alreadyComplete:
-                    return result(.alreadyComplete, url: uri, path: finalURL(in: directory), sha256: nil, attempts: attempts,
+                    return result(.alreadyComplete, url: uri, path: finalPath(in: directory), sha256: nil, attempts: attempts,
                                   since: started)
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
@@ -347,7 +350,7 @@ final class BulkFileDownload: Sendable {
             try resumeRanges(sidecar, ranges: ranges, length: length, partPath: partPath)
             return
         }
-        try writer.open(partPath, claim: state.withLock { $0.claim }, keeping: sidecar.bytesDone)
+        try writer.open(partPath, claim: claimForWriting().descriptor, keeping: sidecar.bytesDone)
         let kept = writer.bytes
         state.withLock {
             $0.opened = true
@@ -368,7 +371,8 @@ final class BulkFileDownload: Sendable {
             let name = try settleName(response: response, uri: uri, directory: directory)
             let partPath = path(of: name) + ".part"
             if !writer.isOpen {
-                try writer.open(partPath, claim: state.withLock { $0.claim }, keeping: rangeStart ?? 0)
+                let (claim, isNew) = claimForWriting()
+                try writer.open(partPath, claim: claim, keeping: rangeStart ?? 0, isNew: isNew)
             }
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
             var total: Int64?
@@ -488,6 +492,15 @@ final class BulkFileDownload: Sendable {
         return BulkNameClaims.fitted(suggested)
     }
 
+    /// The claim's descriptor, for the writer to open, and whether its file is still the empty
+    /// one the claim made; from now on it is not.
+    func claimForWriting() -> (descriptor: Int32, isNew: Bool) {
+        state.withLock { state in
+            defer { state.claimIsNew = false }
+            return (state.claim, state.claimIsNew)
+        }
+    }
+
     /// Makes `claim` this file's: its name is settled, and its partial file, when it has one,
     /// is this run's to write, keep or remove.
     func adopt(_ claim: BulkPartClaim) {
@@ -495,6 +508,7 @@ final class BulkFileDownload: Sendable {
             $0.name = claim.name
             $0.baseName = claim.base
             $0.claim = claim.descriptor
+            $0.claimIsNew = claim.kind == .new
             if claim.kind != .complete { $0.opened = true }
             if claim.sidecarMayExist { $0.sidecarMayExist = true }
         }

@@ -75,11 +75,13 @@ final class BulkPartWriter: Sendable {
     /// Opens the claimed partial file at `path` (`claim`, the claim's descriptor), keeping its
     /// first `keeping` bytes, which are hashed again from disk, and cutting off the rest.
     ///
+    /// - Parameter isNew: The claim made the file and nothing has written to it: it is empty,
+    ///   and its offset is 0, so neither is asked of the kernel.
     /// - Throws: `BulkFileError` when the file cannot be opened, is shorter than `keeping`,
     ///   or cannot be read or cut.
-    func open(_ path: String, claim: Int32, keeping: Int64) throws(BulkFileError) {
+    func open(_ path: String, claim: Int32, keeping: Int64, isNew: Bool = false) throws(BulkFileError) {
         try state.withLock { (state) throws(BulkFileError) in
-            let size = try reopen(path, claim: claim, in: &state)
+            let size = try reopen(path, claim: claim, isNew: isNew, in: &state)
             let descriptor = state.descriptor
             try Self.makeDigests(&state, sha256: makesSHA256, extra: extraAlgorithm)
             let kept = max(0, min(keeping, size))
@@ -90,9 +92,11 @@ final class BulkPartWriter: Sendable {
                 guard ftruncate(descriptor, off_t(kept)) == 0 else { throw BulkFileError("truncate", path: path, errno: errno) }
             }
             try Self.rehash(&state, upTo: kept)
-            // Always: the descriptor shares its offset with the claim's, where an earlier
-            // attempt's writes left it.
-            guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            // Always but for a new file: the descriptor shares its offset with the claim's,
+            // where an earlier attempt's writes left it.
+            if !isNew {
+                guard lseek(descriptor, off_t(kept), SEEK_SET) >= 0 else { throw BulkFileError("seek in", path: path, errno: errno) }
+            }
             state.bytes = kept
         }
     }
@@ -112,7 +116,7 @@ final class BulkPartWriter: Sendable {
     func openForRanges(_ path: String, claim: Int32, length: Int64,
                        ranges: [BulkPartSidecar.Range]) throws(BulkFileError) -> [BulkPartSidecar.Range] {
         try state.withLock { (state) throws(BulkFileError) -> [BulkPartSidecar.Range] in
-            let size = try reopen(path, claim: claim, in: &state)
+            let size = try reopen(path, claim: claim, isNew: false, in: &state)
             let descriptor = state.descriptor
             let kept = ranges.map { range in
                 var range = range
@@ -281,14 +285,15 @@ final class BulkPartWriter: Sendable {
 extension BulkPartWriter {
     /// Closes what `state` had open and opens the claimed partial file at `path` in its place:
     /// a duplicate of the claim's descriptor, so closing the writer's leaves the claim's lock
-    /// held. Returns its size.
-    fileprivate func reopen(_ path: String, claim: Int32, in state: inout State) throws(BulkFileError) -> Int64 {
+    /// held. Returns its size (0 for a new file, not asked of the kernel).
+    fileprivate func reopen(_ path: String, claim: Int32, isNew: Bool, in state: inout State) throws(BulkFileError) -> Int64 {
         if state.descriptor >= 0 { close(state.descriptor) }
         state = State()
         let descriptor = fcntl(claim, F_DUPFD_CLOEXEC, 0)
         guard descriptor >= 0 else { throw BulkFileError("open", path: path, errno: errno) }
         state.descriptor = descriptor
         state.path = path
+        if isNew { return 0 }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw BulkFileError("inspect", path: path, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw BulkFileError("\(path) is not a regular file") }

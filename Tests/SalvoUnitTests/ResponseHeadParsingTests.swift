@@ -86,6 +86,30 @@ final class ResponseHeadParsingTests: XCTestCase {
         XCTAssertNil(response.value(forHeader: "HTTP/1.1 200 OK"))
     }
 
+    /// One value found by name is the value the whole dictionary has under that name, in any
+    /// case, for names in and out of the head, ASCII or not.
+    func testOneValueAgreesWithTheParsedDictionary() {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["ETag", "etag", "Content-Length", "X-\u{C9}t\u{E9}", "x-\u{E9}t\u{E9}", "A\u{FFFD}", "Vary", "vary", "B"]
+        for _ in 0..<2_000 {
+            var text = "HTTP/1.1 200 OK\r\n"
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                text += "\(names.randomElement(using: &generator)!): v\(Int.random(in: 0...9, using: &generator))\r\n"
+            }
+            var bytes = Array((text + "\r\n").utf8)
+            // Now and then a byte that is not UTF-8 in a name.
+            if Bool.random(using: &generator), let index = bytes.firstIndex(of: UInt8(ascii: "B")) { bytes[index] = 0xFF }
+            let response = ResponseHead(statusCode: 200, httpVersion: "1.1", url: "http://example.test/a", contentType: nil,
+                                        redirectURL: nil, rawHeaders: bytes)
+            let fields = response.parsedHeaderFields
+            for name in names + ["Content", "\u{FFFD}", "missing"] {
+                let key = String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+                let expected = fields.first { String(decoding: $0.key.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self) == key }?.value
+                XCTAssertEqual(response.value(forHeader: name), expected, "\(name) in \(text)")
+            }
+        }
+    }
+
     func testTheResponseBuiltForAnAnnouncedHeadIsReusedForTheSameFinalHead() throws {
         let spec = RequestSpec(url: URL(string: "http://example.test/a")!, method: .get, headers: HTTPHeaders())
         let context = ResponseContext(spec: spec, urlRequest: nil)

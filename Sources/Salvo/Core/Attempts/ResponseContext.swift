@@ -203,19 +203,33 @@ extension ResponseHead {
     /// The value of one header (repeated lines joined with ", "), found without building the
     /// whole dictionary; names compared as `headerFields` compares them.
     package func value(forHeader name: String) -> String? {
-        let wanted = name.utf8.map(Self.asciiLower)
-        var found: String?
-        forEachField { bytes, nameRange, valueRange in
-            if Self.isASCII(bytes, nameRange) {
-                guard nameRange.count == wanted.count,
-                      zip(nameRange, wanted).allSatisfy({ Self.asciiLower(bytes[$0]) == $1 }) else { return }
-            } else {
-                guard Array(Self.nameKey(bytes, nameRange).utf8) == wanted else { return }
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            // An ASCII name (every name asked for in practice) is only ever the same as a line's
+            // name of the same bytes, ignoring case: any other byte decodes to something that
+            // is not ASCII. So no allocation and no decoding for it.
+            let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
+            let lowered = wantedIsASCII ? [] : wanted.map(Self.asciiLower)
+            var found: String?
+            forEachField { bytes, nameRange, valueRange in
+                if wantedIsASCII {
+                    guard nameRange.count == wanted.count else { return }
+                    var index = 0
+                    while index < wanted.count {
+                        if Self.asciiLower(bytes[nameRange.lowerBound + index]) != Self.asciiLower(wanted[index]) { return }
+                        index += 1
+                    }
+                } else if Self.isASCII(bytes, nameRange) {
+                    guard nameRange.count == lowered.count,
+                          zip(nameRange, lowered).allSatisfy({ Self.asciiLower(bytes[$0]) == $1 }) else { return }
+                } else {
+                    guard Array(Self.nameKey(bytes, nameRange).utf8) == lowered else { return }
+                }
+                let value = Self.text(bytes, valueRange)
+                found = found.map { $0 + ", " + value } ?? value
             }
-            let value = Self.text(bytes, valueRange)
-            found = found.map { $0 + ", " + value } ?? value
+            return found
         }
-        return found
     }
 
     /// Whether two names are the same, ignoring ASCII case, as decoded; compared byte by byte
