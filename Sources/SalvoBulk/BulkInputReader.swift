@@ -133,9 +133,7 @@ public final class BulkInputReader {
         while try readLine() {
             if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            guard let text = String(validating: line, as: UTF8.self) else {
-                throw BulkInputError(line: lineNumber, reason: .notUTF8)
-            }
+            guard let text = Self.text(of: line) else { throw BulkInputError(line: lineNumber, reason: .notUTF8) }
             let content = text.trimmingBlanks()
             if content.isEmpty || content.hasPrefix("#") { continue }
             if text.first == " " || text.first == "\t" {
@@ -151,6 +149,15 @@ public final class BulkInputReader {
         }
         defer { pending = nil }
         return pending
+    }
+
+    /// The line as text, or `nil` when it is not UTF-8. An ASCII line (nearly every line of a
+    /// list) is taken as it is: `String(validating:as:)` instantiates its generic decoder's
+    /// metadata on every call, which cost more than the check.
+    private static func text(of line: [UInt8]) -> String? {
+        var bits: UInt8 = 0
+        for byte in line { bits |= byte }
+        return bits < 0x80 ? String(decoding: line, as: UTF8.self) : String(validating: line, as: UTF8.self)
     }
 
     private func parseEntry(_ content: String) throws(BulkInputError) -> BulkEntry {

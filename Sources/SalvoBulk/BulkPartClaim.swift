@@ -109,7 +109,7 @@ struct BulkPartClaimer: Sendable {
         let partPath = path + ".part"
         while true {
             if Self.exists(path) { return nil }
-            let created = directoryLock.run { createLocked(partPath) }
+            let created = createLocked(partPath)
             guard let (descriptor, recorded) = created else {
                 let code = errno
                 guard code == EEXIST else { throw BulkFileError("create", path: partPath, errno: code) }
@@ -151,6 +151,9 @@ struct BulkPartClaimer: Sendable {
     /// either nothing or a file that says whose it is. Where the file system cannot make
     /// nameless files, it is created under its name with `O_EXCL` and then locked and
     /// marked, and a kill in between leaves an empty file that no run takes.
+    ///
+    /// Only the step that adds the name to the directory takes the run's directory lock: the
+    /// nameless file, its lock and its owner touch no directory entry.
     private func createLocked(_ partPath: String) -> (Int32, Bool)? {
         let slash = partPath.utf8.lastIndex(of: UInt8(ascii: "/"))
         let folder = slash.map { String(partPath[..<$0]) } ?? "."
@@ -158,10 +161,9 @@ struct BulkPartClaimer: Sendable {
         if nameless >= 0 {
             _ = flock(nameless, LOCK_EX)
             let recorded = BulkFileOwner.record(owner, on: nameless)
-            if linkat(AT_FDCWD, "/proc/self/fd/\(nameless)", AT_FDCWD, partPath, AT_SYMLINK_FOLLOW) == 0 {
-                return (nameless, recorded)
-            }
-            let code = errno
+            let source = "/proc/self/fd/\(nameless)"
+            let code = directoryLock.run { linkat(AT_FDCWD, source, AT_FDCWD, partPath, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno }
+            if code == 0 { return (nameless, recorded) }
             close(nameless)
             // Without /proc the link cannot be made: the named way below.
             guard code == ENOENT || code == EPERM || code == EXDEV else {
@@ -169,8 +171,14 @@ struct BulkPartClaimer: Sendable {
                 return nil
             }
         }
-        let descriptor = systemOpen(partPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        let (descriptor, code) = directoryLock.run { () -> (Int32, Int32) in
+            let descriptor = systemOpen(partPath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+            return (descriptor, descriptor < 0 ? errno : 0)
+        }
+        guard descriptor >= 0 else {
+            errno = code
+            return nil
+        }
         // Blocking, but only ever for a moment: a process that opened this new file to see
         // whose it is holds the lock while it reads the (not yet written) owner.
         _ = flock(descriptor, LOCK_EX)
