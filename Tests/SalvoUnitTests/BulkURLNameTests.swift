@@ -14,6 +14,16 @@ final class BulkURLNameTests: XCTestCase {
         XCTAssertNil(BulkURLName.plainLastSegment("http://h/a/"))
         XCTAssertNil(BulkURLName.plainLastSegment("http://h/a%20b"))
         XCTAssertNil(BulkURLName.plainLastSegment("http://h/a;p=1"))
+        // No scheme: the colon is the query's or the fragment's.
+        XCTAssertNil(BulkURLName.plainLastSegment("files/a.bin?next=http://x/y"))
+        XCTAssertNil(BulkURLName.plainLastSegment("//host/a.bin#http://x/y"))
+    }
+
+    func testURLsWithoutASchemeGetFoundationsLastPathComponent() throws {
+        for text in ["files/a.bin?next=http://x/y", "//host/a.bin#http://x/y", "a.bin", "/x/y.bin?u=ftp://h/z"] {
+            let url = try XCTUnwrap(URL(string: text), text)
+            XCTAssertEqual(BulkURLName.lastPathComponent(of: url), url.lastPathComponent, text)
+        }
     }
 
     func testEveryURLGetsFoundationsLastPathComponent() throws {
