@@ -91,8 +91,8 @@ extension BulkFileDownload {
     }
 
     /// The final file of the settled name.
-    func finalPath(in directory: URL) -> String? {
-        state.withLock { $0.name }.map { directory.appendingPathComponent($0, isDirectory: false).path }
+    func finalPath() -> String? {
+        state.withLock { $0.name }.map(path(of:))
     }
 
     /// The size of a regular file at `path` (not through a final symbolic link), or `nil`.

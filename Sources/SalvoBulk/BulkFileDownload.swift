@@ -161,7 +161,7 @@ final class BulkFileDownload: Sendable {
         if claim >= 0 { close(claim) }
         // Claimed before any response and none came: the name goes back to the run, as if it
         // had never been claimed (its empty partial file is gone).
-        if let unconfirmed, result.outcome != .succeeded, result.path == nil { claims.release(unconfirmed) }
+        if let unconfirmed, result.outcome != .succeeded, result.filePath == nil { claims.release(unconfirmed) }
         return result
     }
 
@@ -177,7 +177,7 @@ final class BulkFileDownload: Sendable {
             return result(.failed(reason: Self.describe(error)), url: nil, path: nil, sha256: nil, attempts: 0, since: started)
         }
         if state.withLock({ $0.foundComplete }) {
-            return result(.alreadyComplete, url: nil, path: finalPath(in: directory), sha256: nil, attempts: 0, since: started)
+            return result(.alreadyComplete, url: nil, path: finalPath(), sha256: nil, attempts: 0, since: started)
         }
         claimBeforeRequests()
         var lastFailure = "no URI to try"
@@ -211,7 +211,7 @@ final class BulkFileDownload: Sendable {
                     takeUpPendingResume()
                     continue
                 case .alreadyComplete:
-                    return result(.alreadyComplete, url: uri, path: finalPath(in: directory), sha256: nil, attempts: attempts,
+                    return result(.alreadyComplete, url: uri, path: finalPath(), sha256: nil, attempts: attempts,
                                   since: started)
                 case .cancelled:
                     return park(directory: directory, url: uri, attempts: attempts, since: started)
@@ -257,7 +257,7 @@ final class BulkFileDownload: Sendable {
         try directoryLock.makeDirectory(atPath: directoryPath)
 
         if let outputName = entry.outputName { try createParentDirectories(of: outputName) }
-        guard options.continuePartial, let base = entry.outputName ?? Self.urlName(entry.uris[0]) else { return directory }
+        guard options.continuePartial, let base = entry.outputName ?? BulkURLName.name(of: entry.uris[0]) else { return directory }
         // Before any request only a checksum can vouch for a file nothing is recorded on.
         if let own = claimer.findOwn(base, isOwnUnrecorded: { [self] in (try? existingFileMatchesChecksum($0)) ?? false }) {
             adopt(own)
@@ -470,7 +470,7 @@ final class BulkFileDownload: Sendable {
     private func claimBeforeRequests() {
         guard !options.continuePartial, options.split <= 1, let uri = file.entry.uris.first,
               state.withLock({ $0.name == nil }) else { return }
-        let base = file.entry.outputName ?? Self.urlName(uri) ?? "index.html"
+        let base = file.entry.outputName ?? BulkURLName.name(of: uri) ?? "index.html"
         guard let claim = try? claimer.claim(base) else { return }
         guard claim.kind == .new else {
             // An earlier run's partial file of the same URL: it is taken up only once a response
@@ -488,7 +488,7 @@ final class BulkFileDownload: Sendable {
     func suggestedName(response: ResponseHead, uri: URL) -> String {
         if let outputName = file.entry.outputName { return outputName }
         let suggested = response.value(forHTTPHeaderField: "Content-Disposition").flatMap(NetworkFileName.fromContentDisposition)
-            ?? Self.urlName(uri) ?? "index.html"
+            ?? BulkURLName.name(of: uri) ?? "index.html"
         return BulkNameClaims.fitted(suggested)
     }
 
@@ -512,11 +512,6 @@ final class BulkFileDownload: Sendable {
             if claim.kind != .complete { $0.opened = true }
             if claim.sidecarMayExist { $0.sidecarMayExist = true }
         }
-    }
-
-    /// The URL's last path component as a safe file name, or `nil` (`BulkURLName`).
-    static func urlName(_ url: URL) -> String? {
-        BulkURLName.name(of: url)
     }
 
     /// Counts bytes written (loop thread), and now and then reports progress and brings the

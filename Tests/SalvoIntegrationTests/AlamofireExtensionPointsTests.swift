@@ -291,28 +291,9 @@ final class AlamofireExtensionPointsTests: XCTestCase {
 
     func testAlamofireNotificationsPostsCancelForARunningRequest() throws {
         let session = Session(eventMonitors: [AlamofireNotifications()], responseQueue: DispatchQueue(label: "test.notifications"))
-        let recorder = NotificationRecorder()
-        let tokens = recorder.start()
-        defer { recorder.stop(tokens) }
-        let started = expectation(description: "didResumeTask")
-        let finished = expectation(description: "didFinish")
-        recorder.expect(Request.didResumeTaskNotification, started)
-        recorder.expect(Request.didFinishNotification, finished)
+        let (names, response) = try notifications(around: { $0.cancel() }, path: "/delay/3", in: session, monitors: 1)
 
-        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/3"))
-        recorder.watch(request)
-        let cancelled = expectation(description: "response")
-        let box = Box<AFDataResponse<Data>>()
-        request.responseData(queue: .global()) { response in
-            box.set(response)
-            cancelled.fulfill()
-        }
-        wait(for: [started], timeout: 30)
-        request.cancel()
-        wait(for: [cancelled, finished], timeout: 30)
-
-        XCTAssertEqual(box.value?.error?.isExplicitlyCancelledError, true)
-        let names = recorder.names
+        XCTAssertEqual(response?.error?.isExplicitlyCancelledError, true)
         XCTAssertEqual(names.first, Request.didResumeNotification)
         XCTAssertEqual(names.last, Request.didFinishNotification)
         XCTAssertTrue(names.contains(Request.didCancelNotification), "\(names)")
@@ -360,10 +341,11 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == Request.didResumeTaskNotification }.count, 1, "\(names)")
     }
 
-    /// Suspends and resumes a request of `session` while its attempt runs, and returns the
-    /// notifications posted about it (`monitors`: the session's notifications monitors, each
-    /// of which posts them) and the response's status.
-    private func notificationsOfASuspendAndResume(in session: Session, monitors: Int) throws -> ([Notification.Name], Int?) {
+    /// Does `action` to a request of `session` for `path` on httpbin while its attempt runs, and
+    /// returns the notifications posted about it (`monitors`: the session's notifications
+    /// monitors, each of which posts them) and the response.
+    private func notifications(around action: (Request) -> Void, path: String, in session: Session,
+                               monitors: Int) throws -> ([Notification.Name], AFDataResponse<Data>?) {
         let recorder = NotificationRecorder()
         let tokens = recorder.start()
         defer { recorder.stop(tokens) }
@@ -374,7 +356,7 @@ final class AlamofireExtensionPointsTests: XCTestCase {
         finished.expectedFulfillmentCount = monitors
         recorder.expect(Request.didResumeTaskNotification, started)
         recorder.expect(Request.didFinishNotification, finished)
-        let request = session.request(try TestServers.shared.url(.httpbin, "/delay/1"))
+        let request = session.request(try TestServers.shared.url(.httpbin, path))
         recorder.watch(request)
         let responded = expectation(description: "response")
         let box = Box<AFDataResponse<Data>>()
@@ -383,18 +365,22 @@ final class AlamofireExtensionPointsTests: XCTestCase {
             responded.fulfill()
         }
         wait(for: [started], timeout: 30)
+        action(request)
+        wait(for: [responded, finished], timeout: 30)
+        return (recorder.names, box.value)
+    }
+
+    private static func suspendAndResume(_ request: Request) {
         request.suspend()
         request.resume()
-        wait(for: [responded, finished], timeout: 30)
-        return (recorder.names, box.value?.response?.statusCode)
     }
 
     /// A suspend and a resume while the attempt runs post the task's notifications too, each
     /// after the request's own, as Alamofire's paused and resumed task does.
     func testSuspendingARunningRequestPostsTheTaskNotifications() throws {
         let session = Session(responseQueue: DispatchQueue(label: "test.notifications"))
-        let (names, status) = try notificationsOfASuspendAndResume(in: session, monitors: 1)
-        XCTAssertEqual(status, 200)
+        let (names, response) = try notifications(around: Self.suspendAndResume, path: "/delay/1", in: session, monitors: 1)
+        XCTAssertEqual(response?.response?.statusCode, 200)
         XCTAssertEqual(names, [Request.didResumeNotification, Request.didResumeTaskNotification,
                                Request.didSuspendNotification, Request.didSuspendTaskNotification,
                                Request.didResumeNotification, Request.didResumeTaskNotification,
@@ -406,8 +392,8 @@ final class AlamofireExtensionPointsTests: XCTestCase {
     func testEachOfTwoNotificationsMonitorsPostsEveryNotification() throws {
         let session = Session(eventMonitors: [AlamofireNotifications(), AlamofireNotifications()],
                               responseQueue: DispatchQueue(label: "test.notifications"))
-        let (names, status) = try notificationsOfASuspendAndResume(in: session, monitors: 2)
-        XCTAssertEqual(status, 200)
+        let (names, response) = try notifications(around: Self.suspendAndResume, path: "/delay/1", in: session, monitors: 2)
+        XCTAssertEqual(response?.response?.statusCode, 200)
         for name in [Request.didSuspendNotification, Request.didSuspendTaskNotification,
                      Request.didCompleteTaskNotification, Request.didFinishNotification] {
             XCTAssertEqual(names.filter { $0 == name }.count, 2, "\(name): \(names)")

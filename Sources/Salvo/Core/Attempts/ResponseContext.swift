@@ -219,9 +219,6 @@ extension ResponseHead {
                         if Self.asciiLower(bytes[nameRange.lowerBound + index]) != Self.asciiLower(wanted[index]) { return }
                         index += 1
                     }
-                } else if Self.isASCII(bytes, nameRange) {
-                    guard nameRange.count == lowered.count,
-                          zip(nameRange, lowered).allSatisfy({ Self.asciiLower(bytes[$0]) == $1 }) else { return }
                 } else {
                     guard Array(Self.nameKey(bytes, nameRange).utf8) == lowered else { return }
                 }
