@@ -41,11 +41,18 @@ let package = Package(
             name: "CSalvoHeaders",
             path: "Sources/CSalvoHeaders"
         ),
-        // The libcurl engine: the event loop, easy handles, transfers. The only user of CCurl
-        // and CSalvoHeaders; Salvo reaches it through its `package` declarations.
+        // The CA store every verified TLS connection of a session shares, in C (see
+        // Sources/CSalvoTLS/include/salvo_tls_store.h): OpenSSL's libssl, which libcurl links.
+        .target(
+            name: "CSalvoTLS",
+            path: "Sources/CSalvoTLS",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto"), .linkedLibrary("curl")]
+        ),
+        // The libcurl engine: the event loop, easy handles, transfers. The only user of CCurl,
+        // CSalvoHeaders and CSalvoTLS; Salvo reaches it through its `package` declarations.
         .target(
             name: "SalvoEngine",
-            dependencies: ["CCurl", "CSalvoHeaders"],
+            dependencies: ["CCurl", "CSalvoHeaders", "CSalvoTLS"],
             path: "Sources/SalvoEngine",
             swiftSettings: tsanLocks
         ),

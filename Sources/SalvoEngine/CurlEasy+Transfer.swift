@@ -1,6 +1,7 @@
 import Foundation
 internal import CCurl
 internal import CSalvoHeaders
+internal import CSalvoTLS
 
 // The C callbacks receive the `Transfer` as an unretained context pointer: the loop holds
 // a retained reference in `CURLOPT_PRIVATE` for as long as the handle is attached.
@@ -35,7 +36,7 @@ extension CurlEasy {
     /// - Returns: Whether the handle was reset and configured in full (`false`: the fast path).
     @discardableResult
     package func configure(for transfer: Transfer, options: EngineOptions, context: UnsafeMutableRawPointer, priorKnowledge: Bool,
-                   share: UnsafeMutableRawPointer?) -> Bool {
+                   share: UnsafeMutableRawPointer?, shareHasCookies: Bool, trustStore: UnsafeMutableRawPointer?) -> Bool {
         errorBuffer[0] = 0
         headerBlock.pointee.count = 0
         headerBlock.pointee.requests_sent = 0
@@ -51,7 +52,8 @@ extension CurlEasy {
             headerBlock.pointee.capacity = 0
         }
         // A proxy chosen by scheme is set anew for each transfer.
-        let profile = options.httpsProxy == nil ? Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge) : nil
+        let profile = options.httpsProxy == nil
+            ? Self.plainProfile(of: transfer, priorKnowledge: priorKnowledge, trustStore: trustStore) : nil
         if let profile, profile == plainProfile {
             // Everything else is already set: a reset and ~20 options cost ~6,000 instructions.
             set(CURLOPT_PRIVATE, pointer: context)
@@ -149,15 +151,12 @@ extension CurlEasy {
             set(CURLOPT_PASSWORD, string: credential.password)
             set(CURLOPT_HTTPAUTH, Int(SALVO_AUTH_BASIC_DIGEST))
         }
-        if let share, transfer.usesCookies {
-            CurlCheck.easy(salvo_easy_setopt_share(handle, CURLOPT_SHARE, share), "curl_easy_setopt", CURLOPT_SHARE.rawValue)
-            if !cookieEngineStarted {
-                set(CURLOPT_COOKIEFILE, string: "")
-                cookieEngineStarted = true
-            }
-        } else if share != nil {
-            // A reset keeps a pooled handle's share, and with it the jar: detach it.
-            CurlCheck.easy(salvo_easy_setopt_share(handle, CURLOPT_SHARE, nil), "curl_easy_setopt", CURLOPT_SHARE.rawValue)
+        // Always set: a reset keeps a pooled handle's share, and with it the jar, which a
+        // transfer without cookies must not see (its share holds TLS sessions only).
+        CurlCheck.easy(salvo_easy_setopt_share(handle, CURLOPT_SHARE, share), "curl_easy_setopt", CURLOPT_SHARE.rawValue)
+        if shareHasCookies && !cookieEngineStarted {
+            set(CURLOPT_COOKIEFILE, string: "")
+            cookieEngineStarted = true
         }
         // Also without a jar (the share could not be made): the caller's cookies still go.
         if let cookie = transfer.cookieHeader { set(CURLOPT_COOKIE, string: cookie) }
@@ -167,7 +166,12 @@ extension CurlEasy {
             set(CURLOPT_PROXY, string: proxy)
         }
         if let noProxy = options.noProxy { set(CURLOPT_NOPROXY, string: noProxy) }
-        if let caBundle = options.caBundlePath { set(CURLOPT_CAINFO, string: caBundle) }
+        if let trustStore {
+            CurlCheck.easy(CURLcode(UInt32(salvo_tls_use_store(handle, trustStore))), "curl_easy_setopt", CURLOPT_SSL_CTX_FUNCTION.rawValue)
+        } else if let caBundle = options.caBundlePath {
+            set(CURLOPT_CAINFO, string: caBundle)
+        }
+        hold(trustStore)
         if !options.validatesCertificates {
             set(CURLOPT_SSL_VERIFYPEER, 0)
             set(CURLOPT_SSL_VERIFYHOST, 0)
@@ -185,7 +189,7 @@ extension CurlEasy {
     package static let headerBlockKeptCapacity = 64 * 1024
 
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
-    private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool) -> PlainProfile? {
+    private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool, trustStore: UnsafeMutableRawPointer?) -> PlainProfile? {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
               transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.usesCookies,
               transfer.cookieHeader == nil,
@@ -194,7 +198,7 @@ extension CurlEasy {
         let toFile = transfer.fileSink != nil
         guard transfer.sink == nil || toFile else { return nil }
         return PlainProfile(headers: transfer.headers.list, idleTimeout: transfer.idleTimeoutNanoseconds, priorKnowledge: priorKnowledge,
-                            toFile: toFile, isHTTPS: transfer.isHTTPS)
+                            toFile: toFile, isHTTPS: transfer.isHTTPS, trustStore: trustStore)
     }
 
     /// Server trust evaluation's checks, over the session's.

@@ -37,6 +37,22 @@ package final class CurlEasy {
         package let toFile: Bool
         /// Sets `CURLOPT_PIPEWAIT` under the automatic policy.
         package let isHTTPS: Bool
+        /// The CA store new connections get (`TLSTrustStore`): a store rebuilt since is a new
+        /// address, and the handle is configured again.
+        let trustStore: UnsafeMutableRawPointer?
+    }
+
+    /// The CA store this handle's connections are given, with a reference of the handle's
+    /// own: a connection the handle opens mid-transfer (libcurl retries on a new one when a
+    /// reused one died) may still need it after the loop moved to a newer store.
+    @exclusivity(unchecked) private var heldTrustStore: UnsafeMutableRawPointer?
+
+    /// Keeps a reference to `store` (and drops the one to the store held before).
+    func hold(_ store: UnsafeMutableRawPointer?) {
+        guard store != heldTrustStore else { return }
+        if let store { TLSTrustStore.retain(store) }
+        if let old = heldTrustStore { TLSTrustStore.release(old) }
+        heldTrustStore = store
     }
 
     /// The current response's header lines, collected in C (`CURLOPT_HEADERDATA`); its
@@ -56,6 +72,7 @@ package final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
+        if let heldTrustStore { TLSTrustStore.release(heldTrustStore) }
         errorBuffer.deallocate()
         free(headerBlock.pointee.bytes)
         headerBlock.deallocate()

@@ -73,8 +73,17 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     @exclusivity(unchecked) private var briskUntil: UInt64 = 0
     @exclusivity(unchecked) private var multiFailures = MultiCallFailures()
     private let curl = CurlVersion.current
-    /// The session's cookie jar. Only the loop thread uses it, so it needs no lock callbacks.
-    private let share: UnsafeMutableRawPointer?
+    /// The session's cookie jar and TLS sessions, for transfers that use cookies. Only the
+    /// loop thread uses it, so it needs no lock callbacks.
+    private let cookieShare: UnsafeMutableRawPointer?
+    /// The session's TLS sessions, for transfers that must not see the cookie jar: a new
+    /// connection to a server this session spoke to resumes the TLS session instead of a
+    /// full handshake.
+    private let sessionShare: UnsafeMutableRawPointer?
+    /// The CA store the session's verified HTTPS transfers use (`TLSTrustStore`), with a
+    /// reference of the loop's own, and when it was last asked for (uptime, ns).
+    @exclusivity(unchecked) private var trustStore: (store: UnsafeMutableRawPointer?, askedAt: UInt64)?
+    private let trustSource: TLSTrustStore.Source?
 
     package static let cancelledError = CurlError(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
 
@@ -86,13 +95,15 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         hostQueue = HostQueue(connectionsPerHost: options.maximumConnectionsPerHost,
                               totalLimit: options.maximumConnections,
                               streamsPerConnection: options.maximumStreamsPerConnection)
-        if options.cookies, let share = curl_share_init() {
-            CurlCheck.share(salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)), CURLSHOPT_SHARE.rawValue)
-            self.share = share
+        cookieShare = options.cookies ? Self.makeShare(cookies: true) : nil
+        sessionShare = Self.makeShare(cookies: false)
+        if options.validatesCertificates {
+            trustSource = options.caBundlePath.map { TLSTrustStore.Source(file: $0, directory: nil) } ?? TLSTrustStore.libcurlDefaults
         } else {
-            share = nil
+            trustSource = nil
         }
         CurlCheck.multi(salvo_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX)), CURLMOPT_PIPELINING.rawValue)
+        CurlCheck.multi(salvo_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.connectionCacheSize(options)), CURLMOPT_MAXCONNECTS.rawValue)
         CurlCheck.multi(salvo_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, options.maximumStreamsPerConnection),
                         CURLMOPT_MAX_CONCURRENT_STREAMS.rawValue)
         start()
@@ -100,7 +111,64 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
     deinit {
         curl_multi_cleanup(multi)
-        if let share { curl_share_cleanup(share) }
+        if let cookieShare { curl_share_cleanup(cookieShare) }
+        if let sessionShare { curl_share_cleanup(sessionShare) }
+        if let store = trustStore?.store { TLSTrustStore.release(store) }
+    }
+
+    /// A share of TLS sessions, and of cookies when asked; `nil` when libcurl cannot make one.
+    private static func makeShare(cookies: Bool) -> UnsafeMutableRawPointer? {
+        guard let share = curl_share_init() else { return nil }
+        if cookies {
+            CurlCheck.share(salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)), CURLSHOPT_SHARE.rawValue)
+        }
+        CurlCheck.share(salvo_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue)), CURLSHOPT_SHARE.rawValue)
+        return share
+    }
+
+    /// How many idle connections libcurl keeps for reuse (`CURLMOPT_MAXCONNECTS`).
+    ///
+    /// libcurl's default is four times the transfers *currently added* to the multi handle.
+    /// A transfer's handle is removed as soon as it ends and the next one is added only
+    /// after its owner has been told, so that count dips between requests and libcurl
+    /// closed idle connections it needed a moment later (over TLS each one a new
+    /// handshake). The cache instead holds every connection the session's limits let it
+    /// open at once: the total limit when there is one, else the per-host limit for up to
+    /// `connectionCacheHosts` hosts, else `connectionCacheUnlimited`. libcurl still closes
+    /// a connection idle for 118 s, or one the server closed.
+    package static func connectionCacheSize(_ options: EngineOptions) -> Int {
+        if options.maximumConnections > 0 { return options.maximumConnections }
+        if options.maximumConnectionsPerHost > 0 {
+            return min(options.maximumConnectionsPerHost * connectionCacheHosts, connectionCacheCeiling)
+        }
+        return connectionCacheUnlimited
+    }
+
+    /// Hosts whose connections the cache keeps when only the per-host limit is set.
+    package static let connectionCacheHosts = 32
+    /// The cache's size when the session sets no limit at all.
+    package static let connectionCacheUnlimited = 1024
+    /// The most connections the cache keeps, whatever the limits (each is a descriptor).
+    package static let connectionCacheCeiling = 16384
+
+    /// The CA store for a verified HTTPS transfer, asked of `TLSTrustStore` at most once a
+    /// second (which looks at the files at most every few seconds); `nil` when libcurl loads
+    /// the certificates itself.
+    private func currentTrustStore(now: UInt64) -> UnsafeMutableRawPointer? {
+        guard let trustSource else { return nil }
+        if let trustStore, now &- trustStore.askedAt < 1_000_000_000 { return trustStore.store }
+        let store = TLSTrustStore.shared.retainedStore(for: trustSource, now: now)
+        if let old = trustStore?.store { TLSTrustStore.release(old) }
+        trustStore = (store, now)
+        return store
+    }
+
+    /// The store `transfer` verifies its server against, if it is a verified HTTPS transfer
+    /// that trusts the session's anchors.
+    private func trustStore(for transfer: Transfer, now: UInt64) -> UnsafeMutableRawPointer? {
+        guard transfer.isHTTPS else { return nil }
+        if let trust = transfer.trust, !trust.verifiesChain || trust.anchorsPEM != nil { return nil }
+        return currentTrustStore(now: now)
     }
 
     private func start() {
@@ -413,7 +481,10 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             pump.start()
         }
         let context = Unmanaged.passRetained(transfer).toOpaque()
-        if easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge, share: share) {
+        let share = transfer.usesCookies ? cookieShare ?? sessionShare : sessionShare
+        let store = trustStore(for: transfer, now: transfer.quietSince)
+        if easy.configure(for: transfer, options: options, context: context, priorKnowledge: usePriorKnowledge,
+                          share: share, shareHasCookies: share != nil && share == cookieShare, trustStore: store) {
             fullConfigurations.add(1, ordering: .relaxed)
         }
         transfer.activeSlot = active.count
