@@ -21,6 +21,10 @@ private let headerEvent: salvo_header_event = { context, event, length in
 private let debugCallback: salvo_debug_callback = { _, type, data, size, context in
     guard type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    if type == CURLINFO_TEXT && transfer.hostProbe == .streamProbe {
+        let line = UnsafeRawBufferPointer(start: data, count: size)
+        if let limit = CurlEasy.serverStreamLimit(inLogLine: line) { transfer.observedStreamLimit = limit }
+    }
     guard let logger = transfer.verboseLogger else { return 0 }
     let prefix = type == CURLINFO_TEXT ? "* " : type == CURLINFO_HEADER_IN ? "< " : "> "
     let text = prefix + String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
@@ -177,12 +181,32 @@ extension CurlEasy {
             set(CURLOPT_SSL_VERIFYHOST, 0)
         }
         if let trust = transfer.trust { apply(trust) }
-        if transfer.verboseLogger != nil {
+        if transfer.verboseLogger != nil || transfer.hostProbe == .streamProbe {
             set(CURLOPT_VERBOSE, 1)
             CurlCheck.easy(salvo_easy_setopt_debug_callback(handle, debugCallback), "curl_easy_setopt", CURLOPT_DEBUGFUNCTION.rawValue)
             set(CURLOPT_DEBUGDATA, pointer: context)
         }
         return true
+    }
+
+    /// The server's HTTP/2 stream limit from the line libcurl 7.88 logs when a transfer finds
+    /// a connection it could join full by the server's `SETTINGS_MAX_CONCURRENT_STREAMS`:
+    /// "MAX_CONCURRENT_STREAMS reached, skip (128)". The line for Salvo's own limit starts
+    /// "client side" and says nothing of the server's; every other line is `nil`.
+    package static func serverStreamLimit(inLogLine line: UnsafeRawBufferPointer) -> Int? {
+        let marker = Array("MAX_CONCURRENT_STREAMS reached, skip (".utf8)
+        guard line.count > marker.count, line.starts(with: marker) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in line[marker.count...] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else {
+                return byte == UInt8(ascii: ")") && digits > 0 && value > 0 ? value : nil
+            }
+            guard digits < 10 else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return nil
     }
 
     /// The most header-block storage a pooled handle keeps between transfers.
@@ -191,7 +215,8 @@ extension CurlEasy {
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool, trustStore: UnsafeMutableRawPointer?) -> PlainProfile? {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
-              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.usesCookies,
+              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.hostProbe != .streamProbe,
+              transfer.usesCookies,
               transfer.cookieHeader == nil,
               transfer.resourceTimeout == nil, transfer.trust == nil else { return nil }
         // A stream's sink pauses the transfer when its consumer lags: those always reset.

@@ -63,6 +63,13 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// host compares its key instead of hashing it for every request.
     @exclusivity(unchecked) private var lastPriorKnowledgeOpening: (host: Substring, number: UInt64)?
     @exclusivity(unchecked) private var priorKnowledgeOpeningsCounted: UInt64 = 0
+    /// Running transfers the host queue sent first to hosts whose protocol is unknown: the
+    /// version of their answer, once it starts, lets the host's other transfers go.
+    @exclusivity(unchecked) private var protocolProbes: [Transfer] = []
+    /// Transfers the host queue sent to see whether the server's stream limit stops them
+    /// (`HostQueue.settle`); settled after the next `curl_multi_perform`, which tries to
+    /// attach them to a connection.
+    @exclusivity(unchecked) private var streamProbes: [Transfer] = []
     @exclusivity(unchecked) private var deliveries: [(queue: DispatchQueue, transfers: [Transfer])] = []
     /// Finished transfers whose owners are told on this thread (`deliversOnLoopThread`).
     @exclusivity(unchecked) private var loopDeliveries: [Transfer] = []
@@ -94,7 +101,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         self.multi = multi
         hostQueue = HostQueue(connectionsPerHost: options.maximumConnectionsPerHost,
                               totalLimit: options.maximumConnections,
-                              streamsPerConnection: options.maximumStreamsPerConnection)
+                              streamsPerConnection: options.maximumStreamsPerConnection, probesStreamLimits: true)
         cookieShare = options.cookies ? Self.makeShare(cookies: true) : nil
         sessionShare = Self.makeShare(cookies: false)
         if options.validatesCertificates {
@@ -241,6 +248,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
                 finish(handle: handle, code: message.pointee.data.result)
             }
+            if !protocolProbes.isEmpty || !streamProbes.isEmpty { settleProbes() }
             if !active.isEmpty {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now >= nextWatch { nextWatch = watch(now: now) }
@@ -289,7 +297,9 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
             guard transfer.phase == .created else { return }
             // On libcurl < 8 an h2c host must be served by the one prior-knowledge connection.
             let single = transfer.priorKnowledge && !curl.reusesPriorKnowledgeConnections
-            if hostQueue.admit(transfer, host: transfer.hostKey, singleConnection: single) {
+            // Over HTTPS, ALPN may choose HTTP/2, unless the session speaks HTTP/1.1 only.
+            let mayMultiplex = transfer.isHTTPS && options.httpVersion != .http1_1
+            if hostQueue.admit(transfer, host: transfer.hostKey, singleConnection: single, mayMultiplex: mayMultiplex) {
                 begin(transfer)
             } else {
                 transfer.phase = .waiting
@@ -489,6 +499,11 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         }
         transfer.activeSlot = active.count
         active.append(transfer)
+        switch transfer.hostProbe {
+        case .none: break
+        case .protocolProbe: protocolProbes.append(transfer)
+        case .streamProbe: streamProbes.append(transfer)
+        }
         let status = curl_multi_add_handle(multi, easy.handle)
         if status != CURLM_OK {
             finish(handle: easy.handle, code: CURLE_FAILED_INIT,
@@ -496,6 +511,37 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         } else if !transfer.holds.isEmpty {
             easy.pause()
         }
+    }
+
+    /// Tells the host queue what the probes found: the protocol of a host whose first answer
+    /// began, and whether a stream probe joined its host's connection or met the server's
+    /// stream limit (libcurl names the limit in the text it logs as it opens another
+    /// connection; 7.88 offers no other way to read it). Starts what may start now.
+    private func settleProbes() {
+        var ready: [Transfer] = []
+        if !streamProbes.isEmpty {
+            for probe in streamProbes {
+                ready += hostQueue.settle(host: probe.hostKey, serverLimit: probe.observedStreamLimit)
+            }
+            streamProbes.removeAll(keepingCapacity: true)
+        }
+        var index = 0
+        while index < protocolProbes.count {
+            let probe = protocolProbes[index]
+            guard probe.phase == .active, let easy = probe.easy else {
+                // Finished: `finish` told the queue what its answer said.
+                protocolProbes.remove(at: index)
+                continue
+            }
+            let version = easy.getLong(CURLINFO_HTTP_VERSION)
+            if version == 0 {
+                index += 1
+                continue
+            }
+            protocolProbes.remove(at: index)
+            ready += hostQueue.learn(host: probe.hostKey, multiplexed: version == Int(CURL_HTTP_VERSION_2_0))
+        }
+        for next in ready { begin(next) }
     }
 
     private func finish(handle: UnsafeMutableRawPointer, code: CURLcode, error: CurlError? = nil) {

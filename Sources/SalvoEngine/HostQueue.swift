@@ -7,23 +7,50 @@
 ///
 /// A pure value: `admit`, `finish` and `remove` return what to start, and the event loop
 /// does it. Tests drive it without sockets.
-package struct HostQueue<Element: AnyObject> {
+///
+/// HTTP/2 is kept to one connection per host, as URLSession keeps it, with the transfers
+/// beyond its streams waiting here. libcurl 7.88 cannot be left to spread them: a transfer
+/// that finds the connection full opens a new one, and so does every other such transfer
+/// until that one's handshake is done (fixed in libcurl 8.0), so 1,024 requests at once made
+/// ~800 connections. So a host that may speak HTTP/2 (HTTPS with ALPN) first gets one
+/// transfer, whose answer tells its protocol (`learn`); a host known to multiplex gets a
+/// connection's streams, and when asked to (`probesStreamLimits`) each step above the
+/// number of streams already seen to work goes out alone as a `streamProbe`, whose
+/// `settle` says whether the server's limit stopped it.
+package struct HostQueue<Element: HostQueueMember> {
+    /// What is known of a host's protocol; kept while the host is idle.
+    private struct Knowledge {
+        /// The host's protocol is known: an answer said it, or it cannot multiplex.
+        var protocolKnown = false
+        /// Seen to speak HTTP/2, so one connection carries many transfers.
+        var multiplexed = false
+        /// Streams one connection carries: Salvo's own limit, or a lower one the server set.
+        var streamLimit: Int
+        /// The server's limit was seen (`streamLimit` is it).
+        var limitKnown = false
+        /// The most transfers seen running at once without the server's limit stopping one.
+        var provenStreams = 0
+    }
+
     private struct Host {
         package var active = 0
         package var waiting: [Element] = []
         package var head = 0
-        /// Seen to speak HTTP/2, so one connection carries many transfers.
-        package var multiplexed = false
+        package var knowledge: Knowledge
         /// Every transfer must share one connection (h2c with prior knowledge on libcurl < 8:
         /// a second connection would be opened without it, and refused).
         package var singleConnection = false
+        /// The host's transfers may speak HTTP/2 after ALPN, so its protocol is found out
+        /// with one transfer before the others go.
+        package var mayMultiplex = false
+        /// A stream probe of this host is out and not yet settled.
+        package var probeOutstanding = false
 
-        /// A record for a host with nothing active or waiting, keeping what is known of its
-        /// protocol.
-        package static func fresh(multiplexed: Bool) -> Host {
-            var host = Host()
-            host.multiplexed = multiplexed
-            return host
+        package var multiplexed: Bool { knowledge.multiplexed }
+
+        /// A record for a host with nothing active or waiting, keeping what is known of it.
+        package static func fresh(_ knowledge: Knowledge) -> Host {
+            Host(knowledge: knowledge)
         }
 
         package var waitingCount: Int { waiting.count - head }
@@ -42,12 +69,12 @@ package struct HostQueue<Element: AnyObject> {
     }
 
     private var hosts: [Substring: Host] = [:]
-    /// Idle hosts last seen to speak HTTP/2. An idle host's record is dropped, but a burst of
-    /// requests after a quiet spell should still go out as streams of one connection, not be
-    /// held to the per-host connection limit until the first answer says HTTP/2 again.
-    /// Bounded: it forgets everything when full.
-    private var multiplexedIdleHosts: Set<Substring> = []
-    private static var multiplexedIdleHostsLimit: Int { 1024 }
+    /// What is known of idle hosts. An idle host's record is dropped, but a burst of requests
+    /// after a quiet spell should still go out at once as streams of one connection, or as
+    /// one connection each over HTTP/1.1, not wait for a first answer again. Bounded: it
+    /// forgets everything when full.
+    private var idleHosts: [Substring: Knowledge] = [:]
+    private static var idleHostsLimit: Int { 1024 }
     /// The host used last, kept out of `hosts`: a session mostly talks to one host at a
     /// time, and that host's admissions and finishes then hash nothing (hashing the key
     /// cost ~350 instructions per call).
@@ -61,33 +88,60 @@ package struct HostQueue<Element: AnyObject> {
         package let connectionsPerHost: Int
         /// Transfers in all; 0 means no limit.
         package let totalLimit: Int
-        /// Transfers per host once the host is known to multiplex over HTTP/2.
-        package let streamsPerHost: Int
-        /// Concurrent streams on one HTTP/2 connection.
+        /// Concurrent streams on one HTTP/2 connection, unless the server allows fewer.
         package let streamsPerConnection: Int
+        /// Whether steps above the proven stream count go out alone as stream probes.
+        package let probesStreamLimits: Bool
     }
 
     private let limits: Limits
 
-    package init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100) {
+    /// - Parameter probesStreamLimits: Whether a multiplexed host's transfers beyond the
+    ///   streams already seen to work go out one at a time as stream probes (see `settle`).
+    package init(connectionsPerHost: Int, totalLimit: Int, streamsPerConnection: Int = 100, probesStreamLimits: Bool = false) {
         limits = Limits(connectionsPerHost: connectionsPerHost, totalLimit: totalLimit,
-                        streamsPerHost: connectionsPerHost > 0 ? connectionsPerHost * streamsPerConnection : 0,
-                        streamsPerConnection: streamsPerConnection)
+                        streamsPerConnection: max(1, streamsPerConnection), probesStreamLimits: probesStreamLimits)
+    }
+
+    private func freshKnowledge() -> Knowledge {
+        Knowledge(streamLimit: limits.streamsPerConnection)
     }
 
     // Static, taking what they read: they run while `hosts` is being changed in place, when
     // `self` cannot be read.
     private static func hasRoom(_ host: Host, _ limits: Limits, totalActive: Int) -> Bool {
-        let limit = host.singleConnection ? limits.streamsPerConnection
-            : host.multiplexed ? limits.streamsPerHost : limits.connectionsPerHost
-        return (limit == 0 || host.active < limit) && (limits.totalLimit == 0 || totalActive < limits.totalLimit)
+        guard limits.totalLimit == 0 || totalActive < limits.totalLimit else { return false }
+        if host.singleConnection { return host.active < limits.streamsPerConnection }
+        let knowledge = host.knowledge
+        if host.mayMultiplex && !knowledge.protocolKnown { return host.active < 1 }
+        if knowledge.multiplexed {
+            if host.probeOutstanding { return false }
+            return host.active < knowledge.streamLimit
+        }
+        return limits.connectionsPerHost == 0 || host.active < limits.connectionsPerHost
+    }
+
+    /// Marks `element` as the queue starts it: a probe of its host's protocol or stream limit,
+    /// or neither.
+    private static func start(_ element: Element, _ host: inout Host, _ limits: Limits) {
+        host.active += 1
+        let knowledge = host.knowledge
+        if host.mayMultiplex && !knowledge.protocolKnown && !host.singleConnection {
+            element.hostProbe = .protocolProbe
+        } else if limits.probesStreamLimits && knowledge.multiplexed && !knowledge.limitKnown && !host.singleConnection
+                    && host.active > knowledge.provenStreams {
+            element.hostProbe = .streamProbe
+            host.probeOutstanding = true
+        } else {
+            element.hostProbe = .none
+        }
     }
 
     /// Starts `host`'s waiting elements while there is room; returns how many started.
     private static func drain(_ host: inout Host, _ limits: Limits, totalActive: Int, into ready: inout [Element]) -> Int {
         var started = 0
         while host.waitingCount > 0 && hasRoom(host, limits, totalActive: totalActive + started), let next = host.popFirst() {
-            host.active += 1
+            start(next, &host, limits)
             started += 1
             ready.append(next)
         }
@@ -101,14 +155,14 @@ package struct HostQueue<Element: AnyObject> {
         if let old = recent.take() {
             if !old.host.isIdle {
                 hosts[old.key] = old.host
-            } else if old.host.multiplexed {
-                if multiplexedIdleHosts.count >= Self.multiplexedIdleHostsLimit { multiplexedIdleHosts.removeAll() }
-                multiplexedIdleHosts.insert(old.key)
+            } else if old.host.knowledge.protocolKnown {
+                if idleHosts.count >= Self.idleHostsLimit { idleHosts.removeAll() }
+                idleHosts[old.key] = old.host.knowledge
             } else {
-                multiplexedIdleHosts.remove(old.key)
+                idleHosts[old.key] = nil
             }
         }
-        recent = (key, hosts.removeValue(forKey: key) ?? Host.fresh(multiplexed: multiplexedIdleHosts.contains(key)))
+        recent = (key, hosts.removeValue(forKey: key) ?? Host.fresh(idleHosts[key] ?? freshKnowledge()))
     }
 
     private func isKnown(_ key: Substring) -> Bool {
@@ -117,13 +171,17 @@ package struct HostQueue<Element: AnyObject> {
 
     /// Returns `true` when the element may start now (and counts it as active), `false`
     /// when it was queued.
-    package mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false) -> Bool {
+    ///
+    /// - Parameter mayMultiplex: The host may answer over HTTP/2 after ALPN (HTTPS, unless
+    ///   the session asks for HTTP/1.1): while its protocol is unknown, one transfer goes.
+    package mutating func admit(_ element: Element, host key: Substring, singleConnection: Bool = false, mayMultiplex: Bool = false) -> Bool {
         focus(key)
         let (limits, total) = (self.limits, totalActive)
         let admitted = Self.update(&recent!.host) { host in
             if singleConnection { host.singleConnection = true }
+            if mayMultiplex { host.mayMultiplex = true }
             if host.waitingCount == 0 && Self.hasRoom(host, limits, totalActive: total) {
-                host.active += 1
+                Self.start(element, &host, limits)
                 return true
             }
             host.waiting.append(element)
@@ -136,19 +194,68 @@ package struct HostQueue<Element: AnyObject> {
     private static func update<Result>(_ host: inout Host, _ body: (inout Host) -> Result) -> Result { body(&host) }
 
     /// Marks an active element of `key` finished and returns those that may start now.
+    ///
+    /// - Parameter multiplexed: Whether its answer came over HTTP/2; `nil` when it had none.
     package mutating func finish(host key: Substring, multiplexed: Bool? = nil) -> [Element] {
         guard isKnown(key) else { return [] }
-        focus(key)
         totalActive -= 1
+        let limits = self.limits
+        return update(host: key) { host in
+            host.active -= 1
+            if let multiplexed { Self.record(multiplexed: multiplexed, in: &host, limits) }
+        }
+    }
+
+    /// A transfer of `key` learned the host's protocol before it finished (its answer's
+    /// head came): returns those that may start now.
+    package mutating func learn(host key: Substring, multiplexed: Bool) -> [Element] {
+        guard isKnown(key) else { return [] }
+        let limits = self.limits
+        return update(host: key) { host in Self.record(multiplexed: multiplexed, in: &host, limits) }
+    }
+
+    /// A stream probe of `key` went out: `serverLimit` is the server's stream limit when it
+    /// stopped the probe from joining the host's connection (libcurl opened another one for
+    /// it), `nil` when it joined. Returns those that may start now.
+    package mutating func settle(host key: Substring, serverLimit: Int?) -> [Element] {
+        guard isKnown(key) else { return [] }
+        return update(host: key) { host in
+            guard host.probeOutstanding else { return }
+            host.probeOutstanding = false
+            if let serverLimit {
+                host.knowledge.streamLimit = max(1, min(serverLimit, host.knowledge.streamLimit))
+                host.knowledge.limitKnown = true
+            } else {
+                host.knowledge.provenStreams = max(host.knowledge.provenStreams, host.active)
+                // Salvo's own limit reached with the server's never in the way: nothing more
+                // to find out.
+                if host.knowledge.provenStreams >= host.knowledge.streamLimit { host.knowledge.limitKnown = true }
+            }
+        }
+    }
+
+    private static func record(multiplexed: Bool, in host: inout Host, _ limits: Limits) {
+        if multiplexed != host.knowledge.multiplexed {
+            // Another server behind the name, or a fallback: what was known of the old one no
+            // longer holds.
+            host.knowledge = Knowledge(streamLimit: limits.streamsPerConnection)
+            host.knowledge.multiplexed = multiplexed
+        }
+        host.knowledge.protocolKnown = true
+    }
+
+    /// Changes `key`'s host, then starts what may start now, on that host and, when the total
+    /// limit held them back, on others.
+    private mutating func update(host key: Substring, _ change: (inout Host) -> Void) -> [Element] {
+        focus(key)
         var ready: [Element] = []
         let (limits, active) = (self.limits, totalActive)
         let started = Self.update(&recent!.host) { host -> Int in
-            host.active -= 1
-            if let multiplexed { host.multiplexed = multiplexed }
+            change(&host)
             let started = Self.drain(&host, limits, totalActive: active, into: &ready)
             // An idle host's record is dropped (its queue's storage freed), as one swapped out
-            // of `recent` is, but not what is known of its protocol.
-            if host.isIdle { host = .fresh(multiplexed: host.multiplexed) }
+            // of `recent` is, but not what is known of it.
+            if host.isIdle { host = .fresh(host.knowledge) }
             return started
         }
         totalActive += started
@@ -174,7 +281,7 @@ package struct HostQueue<Element: AnyObject> {
         let removed = Self.update(&recent!.host) { host -> Bool in
             guard let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
             host.waiting.remove(at: index)
-            if host.isIdle { host = .fresh(multiplexed: host.multiplexed) }
+            if host.isIdle { host = .fresh(host.knowledge) }
             return true
         }
         if removed { totalWaiting -= 1 }
@@ -193,4 +300,20 @@ package struct HostQueue<Element: AnyObject> {
         totalWaiting = 0
         return all
     }
+}
+
+/// What a host queue tells an element it starts.
+package enum HostProbe: Sendable {
+    case none
+    /// The first transfer to a host that may speak HTTP/2: its answer tells the protocol.
+    case protocolProbe
+    /// A transfer that takes a multiplexed host above the streams already seen to work: the
+    /// loop finds out whether the server's stream limit stopped it.
+    case streamProbe
+}
+
+/// An element of a `HostQueue`.
+package protocol HostQueueMember: AnyObject {
+    /// Set by the queue as it starts the element.
+    var hostProbe: HostProbe { get set }
 }

@@ -76,7 +76,7 @@ package protocol TransferOwner: AnyObject, Sendable {
 /// time (the builder, then the loop, then the delivery queue) and never through overlapping
 /// accesses, and the runtime's exclusivity check cost ~80 instructions per access, about
 /// 1,000 per request in the header callback alone.
-package final class Transfer: @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
+package final class Transfer: HostQueueMember, @unchecked Sendable { // one thread at a time: handed on by the inbox Mutex, then deliveryQueue.async
     package enum Phase { case created, waiting, active, done }
 
     /// What the request layer asked for, kept whole (one reference); the properties below
@@ -136,6 +136,11 @@ package final class Transfer: @unchecked Sendable { // one thread at a time: han
 
     // Loop-thread state.
     @exclusivity(unchecked) package internal(set) var phase = Phase.created
+    /// Set by the host queue as it starts the transfer.
+    @exclusivity(unchecked) package var hostProbe = HostProbe.none
+    /// The server's HTTP/2 stream limit, when libcurl said that it kept this stream probe off
+    /// the host's full connection.
+    @exclusivity(unchecked) package internal(set) var observedStreamLimit: Int?
     @exclusivity(unchecked) package internal(set) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) package internal(set) var activeSlot = 0

@@ -28,7 +28,9 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertEqual(error.description, "curl: (7) Failed to connect")
     }
 
-    private final class Item {}
+    private final class Item: HostQueueMember {
+        var hostProbe = HostProbe.none
+    }
 
     func testHostQueueAdmitsUpToTheLimitAndHandsOverInOrder() {
         var queue = HostQueue<Item>(connectionsPerHost: 2, totalLimit: 0)
@@ -94,6 +96,55 @@ final class EngineUnitTests: XCTestCase {
     /// A host known to speak HTTP/2 stays known while idle, so a burst after a quiet spell
     /// goes out as streams at once instead of a connection's worth at a time; an answer
     /// without HTTP/2 takes that back.
+    /// A host that may speak HTTP/2 gets one transfer until its protocol is known; over HTTP/2
+    /// each step above the streams seen to work goes alone, until the server's limit shows.
+    func testHostQueueProbesAHostsProtocolAndStreamLimit() {
+        var queue = HostQueue<Item>(connectionsPerHost: 16, totalLimit: 0, streamsPerConnection: 10, probesStreamLimits: true)
+        let host: Substring = "https://a:443"
+        let items = (0..<16).map { _ in Item() }
+        XCTAssertEqual(items.map { queue.admit($0, host: host, mayMultiplex: true) }, [true] + Array(repeating: false, count: 15))
+        XCTAssertEqual(items[0].hostProbe, .protocolProbe)
+        // The first answer's head says HTTP/2: one stream probe goes.
+        var ready = queue.learn(host: host, multiplexed: true)
+        XCTAssertEqual(ready.count, 1)
+        XCTAssertEqual(ready.first?.hostProbe, .streamProbe)
+        // It joined the connection: the next step goes.
+        ready = queue.settle(host: host, serverLimit: nil)
+        XCTAssertEqual(ready.map(\.hostProbe), [.streamProbe])
+        // The server's limit (3) stopped the third: no more until streams end.
+        XCTAssertEqual(queue.settle(host: host, serverLimit: 3).count, 0)
+        XCTAssertEqual(queue.totalActive, 3)
+        XCTAssertEqual(queue.admit(Item(), host: host, mayMultiplex: true), false)
+        ready = queue.finish(host: host, multiplexed: true)
+        XCTAssertEqual(ready.map(\.hostProbe), [.none], "a stream ended, one goes; the limit is known: no more probes")
+        XCTAssertEqual(queue.totalActive, 3)
+    }
+
+    /// Over HTTP/1.1 the first answer lets the rest go, one connection each up to the limit.
+    func testHostQueueLetsAnHTTP1HostsTransfersGoOnceItsProtocolIsKnown() {
+        var queue = HostQueue<Item>(connectionsPerHost: 4, totalLimit: 0, streamsPerConnection: 10, probesStreamLimits: true)
+        let host: Substring = "https://a:443"
+        let items = (0..<6).map { _ in Item() }
+        XCTAssertEqual(items.map { queue.admit($0, host: host, mayMultiplex: true) }, [true, false, false, false, false, false])
+        let ready = queue.learn(host: host, multiplexed: false)
+        XCTAssertEqual(ready.count, 3)
+        XCTAssertTrue(ready.allSatisfy { $0.hostProbe == .none })
+    }
+
+    /// The text libcurl 7.88 logs when a stream probe meets the server's limit.
+    func testTheServersStreamLimitIsReadFromLibcurlsLogLine() {
+        func limit(_ line: String) -> Int? {
+            Array(line.utf8).withUnsafeBytes { CurlEasy.serverStreamLimit(inLogLine: $0) }
+        }
+        XCTAssertEqual(limit("MAX_CONCURRENT_STREAMS reached, skip (128)\n"), 128)
+        XCTAssertEqual(limit("MAX_CONCURRENT_STREAMS reached, skip (4)"), 4)
+        XCTAssertNil(limit("client side MAX_CONCURRENT_STREAMS reached, skip (100)\n"))
+        XCTAssertNil(limit("MAX_CONCURRENT_STREAMS reached, skip (0)\n"))
+        XCTAssertNil(limit("MAX_CONCURRENT_STREAMS reached, skip (12a)\n"))
+        XCTAssertNil(limit("MAX_CONCURRENT_STREAMS reached, skip (99999999999)\n"))
+        XCTAssertNil(limit("Connection #0 to host 127.0.0.1 left intact\n"))
+    }
+
     func testHostQueueRemembersAnIdleHostsHTTP2() {
         var queue = HostQueue<Item>(connectionsPerHost: 1, totalLimit: 0, streamsPerConnection: 4)
         let a: Substring = "https://a:443", b: Substring = "https://b:443"

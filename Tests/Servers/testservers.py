@@ -14,6 +14,7 @@ until each one answers a request, prints ONE line of JSON on stdout
                  "nginxH2C": {"url": "http://127.0.0.1:41003"},
                  "nginxTLS": {"url": "https://127.0.0.1:41005",
                               "caBundle": "<tmpdir>/tls/ca.pem"},
+                 "nginxTLSFewStreams": {"url": "https://127.0.0.1:41006"},
                  "fault":    {"url": "http://127.0.0.1:41004"}}}
 
 and serves until SIGTERM, SIGINT or SIGHUP, or, with --watch-stdin, until its
@@ -41,7 +42,8 @@ Servers:
   nginx     Debian's nginx with Tests/Servers/nginx.conf.template: HTTP/1.1
             keep-alive on one port, h2c (prior knowledge) on another, and TLS
             (HTTP/2 and HTTP/1.1 by ALPN) on a third, with a certificate for
-            127.0.0.1 from a CA made for the run (its PEM file is "caBundle").
+            127.0.0.1 from a CA made for the run (its PEM file is "caBundle");
+            and TLS again on a fourth, allowing 4 HTTP/2 streams per connection.
   fault     Tests/Servers/fault_server.py.
 """
 
@@ -393,14 +395,15 @@ def start_nginx(tmpdir, docroot, workers):
         file.write(SMALL_JSON)
     last_error = None
     for _ in range(NGINX_PORT_ATTEMPTS):
-        port_h1, port_h2c, port_tls = free_port(), free_port(), free_port()
-        if len({port_h1, port_h2c, port_tls}) < 3:
+        port_h1, port_h2c, port_tls, port_few = free_port(), free_port(), free_port(), free_port()
+        if len({port_h1, port_h2c, port_tls, port_few}) < 4:
             continue
         conf = (template
                 .replace("@TMPDIR@", tmpdir)
                 .replace("@DOCROOT@", docroot)
                 .replace("@PORT_H1@", str(port_h1))
                 .replace("@PORT_H2C@", str(port_h2c))
+                .replace("@PORT_TLS_FEW_STREAMS@", str(port_few))
                 .replace("@PORT_TLS@", str(port_tls))
                 .replace("@TLS_CERTIFICATE@", certificate)
                 .replace("@TLS_KEY@", key)
@@ -416,7 +419,7 @@ def start_nginx(tmpdir, docroot, workers):
         try:
             wait_until(child,
                        lambda: http_probe(port_h1, "/small", timeout=5) == 200 and h2c_probe(port_h2c, timeout=5)
-                       and tls_probe(port_tls, ca, timeout=5),
+                       and tls_probe(port_tls, ca, timeout=5) and tls_probe(port_few, ca, timeout=5),
                        time.monotonic() + START_DEADLINE_SECONDS, extra_logs=[error_log])
         except StartError as error:
             child.stop()
@@ -426,7 +429,8 @@ def start_nginx(tmpdir, docroot, workers):
             raise
         return child, {"nginx": {"url": f"http://{LOOPBACK}:{port_h1}"},
                        "nginxH2C": {"url": f"http://{LOOPBACK}:{port_h2c}"},
-                       "nginxTLS": {"url": f"https://{LOOPBACK}:{port_tls}", "caBundle": ca}}
+                       "nginxTLS": {"url": f"https://{LOOPBACK}:{port_tls}", "caBundle": ca},
+                       "nginxTLSFewStreams": {"url": f"https://{LOOPBACK}:{port_few}"}}
     raise last_error or StartError("nginx: no free ports found")
 
 
@@ -530,6 +534,7 @@ def serve(args):
                     if name == "nginx":
                         servers["nginxH2C"] = {"error": str(error)}
                         servers["nginxTLS"] = {"error": str(error)}
+                        servers["nginxTLSFewStreams"] = {"error": str(error)}
         except Exception:
             # Whoever reads our stdout gets the reason, not a silent EOF.
             print(json.dumps({"fatal": traceback.format_exc()}), flush=True)

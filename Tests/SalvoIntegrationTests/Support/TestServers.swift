@@ -46,6 +46,8 @@ final class TestServers: Sendable {
         /// The same nginx over TLS (HTTP/2 or HTTP/1.1 by ALPN), with a certificate for
         /// 127.0.0.1 from a CA made for the run: `tlsCABundle` is its PEM file.
         case nginxTLS
+        /// The same document root over TLS (same CA), allowing 4 HTTP/2 streams per connection.
+        case nginxTLSFewStreams
         /// Tests/Servers/fault_server.py: misbehaviour on purpose.
         case fault
     }
@@ -70,6 +72,19 @@ final class TestServers: Sendable {
             }
             return path
         }
+    }
+
+    /// How many connections nginx has accepted on all its ports since it started (its
+    /// `stub_status`), read over a connection of its own, which it counts too.
+    func nginxAcceptedConnections() throws -> Int {
+        let url = try url(.nginx, "/nginx-status")
+        let text = try RawHTTPClient.get(url).bodyString
+        // "Active connections: 1 \nserver accepts handled requests\n 12 12 40 \n..."
+        let lines = text.split(separator: "\n")
+        guard lines.count >= 3, let accepts = lines[2].split(separator: " ").first.flatMap({ Int($0) }) else {
+            throw TestServerError("nginx's stub_status answered something else: \(text)")
+        }
+        return accepts
     }
 
     /// The directory nginx serves, to compare downloaded bytes with the

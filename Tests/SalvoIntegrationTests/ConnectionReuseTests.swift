@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import XCTest
+import Salvo
+import SalvoTestSupport
+
+/// How many connections a run of requests opens, counted by nginx (`stub_status`): as many as
+/// requests in flight over HTTP/1.1, plain or TLS; one over HTTP/2; no more than the server's
+/// stream limit calls for; and a reconnect resumes the TLS session.
+final class ConnectionReuseTests: XCTestCase {
+    /// Sends `total` GETs of `url`, keeping `inFlight` of them outstanding (each answer sends
+    /// the next, as a server under steady load does); returns how many failed, with the first
+    /// failure.
+    private func run(_ session: Session, _ url: URL, total: Int, inFlight: Int) -> (failures: Int, first: AFError?) {
+        let sent = Atomic<Int>(0)
+        let failures = Mutex<(count: Int, first: AFError?)>((0, nil))
+        let done = expectation(description: "all answered")
+        done.expectedFulfillmentCount = total
+        @Sendable func sendNext() {
+            guard sent.add(1, ordering: .relaxed).newValue <= total else { return }
+            session.request(url).validate().responseData(queue: .global()) { response in
+                if let error = response.error {
+                    failures.withLock { state in
+                        state.count += 1
+                        if state.first == nil { state.first = error }
+                    }
+                }
+                done.fulfill()
+                sendNext()
+            }
+        }
+        for _ in 0..<inFlight { sendNext() }
+        wait(for: [done], timeout: 300)
+        return failures.withLock { ($0.count, $0.first) }
+    }
+
+    /// The connections nginx accepted while `body` ran (its own status read not counted).
+    private func connectionsOpened(_ body: () throws -> Void) throws -> Int {
+        let before = try TestServers.shared.nginxAcceptedConnections()
+        try body()
+        let after = try TestServers.shared.nginxAcceptedConnections()
+        return after - before - 1
+    }
+
+    private func session(inFlight: Int, _ httpVersion: HTTPVersionPolicy = .automatic, tls: Bool) throws -> Session {
+        let transport = TransportConfiguration(httpVersion: httpVersion, caBundlePath: tls ? try TestServers.shared.tlsCABundle : nil)
+        return testSession({ $0.httpMaximumConnectionsPerHost = inFlight }, transport: transport)
+    }
+
+    /// 2,000 requests at 8 in flight over plain HTTP/1.1 take 8 connections, also across a
+    /// 2 s pause between two bursts: libcurl keeps every idle connection the session may use.
+    func testHTTP1KeepsOneConnectionPerRequestInFlight() throws {
+        let session = try session(inFlight: 8, tls: false)
+        let url = try TestServers.shared.url(.nginx, "/small")
+        var result = (failures: 0, first: AFError?.none)
+        let opened = try connectionsOpened {
+            result = run(session, url, total: 1000, inFlight: 8)
+            Thread.sleep(forTimeInterval: 2)
+            let second = run(session, url, total: 1000, inFlight: 8)
+            result.failures += second.failures
+            result.first = result.first ?? second.first
+        }
+        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        XCTAssertEqual(opened, 8)
+    }
+
+    /// The same over TLS with HTTP/1.1: 8 connections, 8 handshakes.
+    func testHTTP1OverTLSKeepsOneConnectionPerRequestInFlight() throws {
+        let session = try session(inFlight: 8, .http1_1, tls: true)
+        let url = try TestServers.shared.url(.nginxTLS, "/small")
+        var result = (failures: 0, first: AFError?.none)
+        let opened = try connectionsOpened { result = run(session, url, total: 2000, inFlight: 8) }
+        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        XCTAssertEqual(opened, 8)
+    }
+
+    /// HTTPS where ALPN picks HTTP/2: the first request finds out, the others then go as
+    /// streams of its one connection.
+    func testHTTP2OverTLSUsesOneConnection() throws {
+        let session = try session(inFlight: 64, tls: true)
+        let url = try TestServers.shared.url(.nginxTLS, "/small")
+        var result = (failures: 0, first: AFError?.none)
+        let opened = try connectionsOpened { result = run(session, url, total: 2000, inFlight: 64) }
+        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        XCTAssertEqual(opened, 1)
+    }
+
+    /// A server allowing 4 streams per connection, 16 requests in flight: at most
+    /// ceil(16 / 4) connections. libcurl 7.88 alone opens one for nearly every request above
+    /// the limit; Salvo finds the limit and keeps the rest in its queue.
+    func testHTTP2RequestsBeyondTheServersStreamLimitWaitForAStream() throws {
+        let session = try session(inFlight: 16, tls: true)
+        let url = try TestServers.shared.url(.nginxTLSFewStreams, "/small")
+        var result = (failures: 0, first: AFError?.none)
+        let opened = try connectionsOpened { result = run(session, url, total: 1000, inFlight: 16) }
+        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        XCTAssertGreaterThanOrEqual(opened, 1)
+        XCTAssertLessThanOrEqual(opened, 4)
+    }
+
+    /// A second connection to the same server resumes the first one's TLS session (libcurl
+    /// says so in its verbose log) instead of a full handshake.
+    func testANewConnectionResumesTheTLSSession() throws {
+        let lines = Collector<String>()
+        let transport = TransportConfiguration(httpVersion: .http1_1, caBundlePath: try TestServers.shared.tlsCABundle,
+                                               verboseLogger: { lines.append($0) })
+        let session = testSession(transport: transport)
+        let url = try TestServers.shared.url(.nginxTLS, "/small")
+        // "Connection: close" makes nginx close each connection after its answer.
+        for _ in 0..<2 {
+            let response = awaitData(session.request(url, headers: ["Connection": "close"]).validate())
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.metrics?.connectionReused, false)
+        }
+        // The logger runs on its own queue: wait for the second handshake's lines.
+        let deadline = Date().addingTimeInterval(10)
+        while !lines.values.contains(where: { $0.contains("SSL re-using session ID") }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(lines.values.contains { $0.contains("SSL re-using session ID") }, lines.values.joined())
+    }
+
+    /// Sessions with different anchors verify against different stores: the one given the
+    /// run's CA reaches the server, the one left with the system's does not, in any order.
+    func testSessionsWithDifferentAnchorsNeverShareAStore() throws {
+        let url = try TestServers.shared.url(.nginxTLS, "/small")
+        let trusting = try session(inFlight: 4, .http1_1, tls: true)
+        let untrusting = testSession(transport: TransportConfiguration(httpVersion: .http1_1))
+        for _ in 0..<3 {
+            XCTAssertNil(awaitData(trusting.request(url).validate()).error)
+            XCTAssertEqual(urlErrorCode(awaitData(untrusting.request(url)).error), .serverCertificateUntrusted)
+        }
+    }
+}
