@@ -20,12 +20,13 @@ if [ ! -f "$build_dir/Modules/Salvo.swiftmodule" ]; then
     exit 2
 fi
 
-# Salvo and SalvoEngine import CCurl, CSalvoHeaders, CZlib and CCrypto internally; the client
+# Salvo and SalvoEngine import CCurl, CSalvoHeaders, CSalvoTLS, CZlib and CCrypto internally; the client
 # needs their module maps to load Salvo's module.
 exec "$swiftc" -typecheck -swift-version "$mode" \
     -I "$build_dir/Modules" \
     -I "$root/Sources/CCurl" \
     -I "$root/Sources/CSalvoHeaders/include" \
+    -I "$root/Sources/CSalvoTLS/include" \
     -I "$root/Sources/CZlib" \
     -I "$root/Sources/CCrypto" \
     "$file"
