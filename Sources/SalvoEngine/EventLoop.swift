@@ -79,6 +79,10 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
     /// Until when (uptime, ns) the loop polls briefly after an unpause; 0 when it does not.
     @exclusivity(unchecked) private var briskUntil: UInt64 = 0
     @exclusivity(unchecked) private var multiFailures = MultiCallFailures()
+    /// Hand-outs left after which the loop sleeps without lingering (`lingerBeforeSleeping`).
+    @exclusivity(unchecked) private var lingerSkipsLeft: UInt32 = 0
+    /// How many hand-outs the last linger that missed made the loop skip; 0 after a hit.
+    @exclusivity(unchecked) private var lingerMisses: UInt32 = 0
     private let curl = CurlVersion.current
     /// The session's cookie jar and TLS sessions, for transfers that use cookies. Only the
     /// loop thread uses it, so it needs no lock callbacks.
@@ -715,19 +719,39 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
 
     /// How long the loop stays awake after handing out finished transfers (ns).
     private static let lingerTime: UInt64 = 50_000
+    /// The most hand-outs the loop goes straight to sleep after, once lingering kept missing.
+    private static let maximumLingerSkips: UInt32 = 256
 
     /// Stays awake a little after handing out finished transfers, polling without waiting:
     /// their handlers often send the next requests within microseconds, and responses to the
     /// others arrive meanwhile. Sleeping at once would cost a context switch to go to sleep
     /// and a wake-up (`curl_multi_wakeup`) soon after. Returns true as soon as a command or a
     /// socket is ready.
+    ///
+    /// Only while it pays: with one request at a time the next one comes only after its
+    /// handler has built the response, usually later than the linger lasts, and every spin
+    /// would be CPU spent for nothing. A linger that ends empty-handed makes the loop sleep
+    /// at once after the next 1, 2, 4 ... 256 hand-outs before it tries again; one that
+    /// catches something makes it linger every time again.
     private func lingerBeforeSleeping() -> Bool {
+        if lingerSkipsLeft > 0 {
+            lingerSkipsLeft -= 1
+            return false
+        }
         let deadline = DispatchTime.now().uptimeNanoseconds + Self.lingerTime
         repeat {
-            if inbox.withLock({ !$0.commands.isEmpty }) { return true }
-            var descriptors: Int32 = 0
-            if curl_multi_poll(multi, nil, 0, 0, &descriptors) == CURLM_OK, descriptors > 0 { return true }
+            if inbox.withLock({ !$0.commands.isEmpty }) || pollsReady() {
+                lingerMisses = 0
+                return true
+            }
         } while DispatchTime.now().uptimeNanoseconds < deadline
+        lingerSkipsLeft = lingerMisses == 0 ? 1 : min(Self.maximumLingerSkips, lingerMisses &* 2)
+        lingerMisses = lingerSkipsLeft
         return false
+    }
+
+    private func pollsReady() -> Bool {
+        var descriptors: Int32 = 0
+        return curl_multi_poll(multi, nil, 0, 0, &descriptors) == CURLM_OK && descriptors > 0
     }
 }
