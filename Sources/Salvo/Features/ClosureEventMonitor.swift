@@ -230,7 +230,7 @@ open class ClosureEventMonitor: EventMonitor, @unchecked Sendable { // closures 
 
     // MARK: Alamofire's URLSession-level closures
 
-    /// Called on `urlSession(_:didBecomeInvalidWithError:)`, which Salvo does not send.
+    /// Called on `urlSession(_:didBecomeInvalidWithError:)`, once the session has gone away.
     open var sessionDidBecomeInvalidWithError: ((URLSession, (any Error)?) -> Void)? {
         get { closures.withLock { $0.sessionDidBecomeInvalidWithError } }
         set { closures.withLock { $0.sessionDidBecomeInvalidWithError = newValue } }

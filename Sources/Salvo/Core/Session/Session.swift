@@ -179,8 +179,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         }
         loop.shutdown(error: EventLoop.cancelledError)
         // Alamofire's session invalidates its URLSession as it goes, and URLSession then tells
-        // the delegate; only a subclass can hear it (the session's monitors are gone with it).
-        if delegateIsSubclass {
+        // the delegate, whose default tells the monitors it holds.
+        if delegateIsSubclass || monitor != nil {
             let urlSession = session
             let delegate = delegate
             rootQueue.async { delegate.urlSession(urlSession, didBecomeInvalidWithError: nil) }

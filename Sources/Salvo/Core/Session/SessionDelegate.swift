@@ -33,6 +33,9 @@ open class SessionDelegate: NSObject, @unchecked Sendable { // `session` is behi
 
     private struct WeakSession {
         weak var session: Session?
+        /// The session's monitors, held strongly as Alamofire's delegate holds its
+        /// `eventMonitor`: they hear of the session's invalidation after it is gone.
+        var monitor: CompositeEventMonitor?
     }
 
     /// The session this delegate serves, set when the session is created.
@@ -53,7 +56,10 @@ open class SessionDelegate: NSObject, @unchecked Sendable { // `session` is behi
     }
 
     func attach(to session: Session) {
-        sessionBox.withLock { $0.session = session }
+        sessionBox.withLock {
+            $0.session = session
+            $0.monitor = session.monitor
+        }
     }
 
     /// A response redirects. The default asks the request's redirect handler, else the
@@ -124,8 +130,12 @@ open class SessionDelegate: NSObject, @unchecked Sendable { // `session` is behi
 
     /// Called with `nil` once the session has gone away, on its `rootQueue`, as URLSession
     /// tells its delegate when Alamofire's `Session` invalidates it in its `deinit`; the
-    /// session's requests still running then end with `sessionDeinitialized`.
-    open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
+    /// session's requests still running then end with `sessionDeinitialized`. The default
+    /// tells the session's event monitors (`EventMonitor.urlSession(_:didBecomeInvalidWithError:)`),
+    /// so an override that does not call `super` keeps them from hearing it, as in Alamofire.
+    open func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        sessionBox.withLock { $0.monitor }?.urlSession(session, didBecomeInvalidWithError: error)
+    }
 
     /// Not called: libcurl answers authentication challenges with the request's credential
     /// (`authenticate(username:password:)`), and server trust is the `ServerTrustManager`'s.
