@@ -29,6 +29,7 @@ struct cb_driver {
     long failures;
     int failure_reported;      // the first failure's reason went to stderr
     struct curl_slist *headers; // extra request headers, or NULL (cb_driver_send_headers)
+    char *ca_file;             // CURLOPT_CAINFO, or NULL for libcurl's bundle (cb_driver_set_ca_file)
 };
 
 static int64_t now_ms(void) {
@@ -84,7 +85,8 @@ static void configure(cb_driver *driver, CURL *easy, long http_version) {
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, driver);
     curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, http_version);
-    if (driver->protocol == CB_H2C) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+    if (driver->protocol == CB_H2C || driver->protocol == CB_H2) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+    if (driver->ca_file) curl_easy_setopt(easy, CURLOPT_CAINFO, driver->ca_file);
     if (driver->headers) {
         curl_easy_setopt(easy, CURLOPT_HTTPHEADER, driver->headers);
         // Decoding on, as a client that asks for compressed bodies needs it.
@@ -102,11 +104,24 @@ int cb_driver_send_headers(cb_driver *driver, const char *const *lines, long cou
     return 0;
 }
 
+int cb_driver_set_ca_file(cb_driver *driver, const char *path) {
+    if (driver->handle_count > 0) return -1;
+    char *copy = strdup(path);
+    if (!copy) return -1;
+    free(driver->ca_file);
+    driver->ca_file = copy;
+    return 0;
+}
+
 // libcurl 7.88.1 fails a request that reuses an h2c prior-knowledge
 // connection (fixed in 8.0). As Salvo does: only the request that opens the
 // connection asks for prior knowledge; the others ask for HTTP/2 and join it.
 static long reuse_http_version(const cb_driver *driver) {
-    return driver->protocol == CB_H2C ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_1_1;
+    switch (driver->protocol) {
+    case CB_H2C: return CURL_HTTP_VERSION_2_0;
+    case CB_H2: return CURL_HTTP_VERSION_2TLS;
+    default: return CURL_HTTP_VERSION_1_1;
+    }
 }
 
 cb_driver *cb_driver_create(cb_loop loop, cb_protocol protocol) {
@@ -268,8 +283,22 @@ void cb_driver_destroy(cb_driver *driver) {
     free(driver->handles);
     if (driver->multi) curl_multi_cleanup(driver->multi);
     curl_slist_free_all(driver->headers);
+    free(driver->ca_file);
     if (driver->epoll_fd >= 0) close(driver->epoll_fd);
     free(driver);
+}
+
+const char *cb_default_ca_file(void) {
+    // A copy: libcurl answers with the handle's own string, freed with the handle.
+    static char path[4096];
+    CURL *easy = curl_easy_init();
+    if (!easy) return NULL;
+    char *built_in = NULL;
+    curl_easy_getinfo(easy, CURLINFO_CAINFO, &built_in);
+    int fits = built_in && strlen(built_in) < sizeof path;
+    if (fits) strcpy(path, built_in);
+    curl_easy_cleanup(easy);
+    return fits ? path : NULL;
 }
 
 const char *cb_curl_version(void) { return curl_version_info(CURLVERSION_NOW)->version; }

@@ -1,10 +1,11 @@
 // salvo-bench: Salvo's benchmark suite, with its baselines in the same run.
 //
-//   swift run -c release salvo-bench [encoding|dispatch|transfers ...] [--quick] [--json FILE]
+//   swift run -c release salvo-bench [encoding|dispatch|tls-connect|transfers ...] [--quick] [--json FILE]
 //
-// See Usage.swift for every option. Hidden `--child CLIENT ...` and `--transfer-child
-// CLIENT ...` modes run one dispatch or transfers client in a process of its own
-// (DispatchChild.swift, TransferChild.swift); `--encoding-child CASE COUNT` runs one encoding
+// See Usage.swift for every option. Hidden `--child CLIENT ...`, `--tls-connect-child
+// CLIENT ...` and `--transfer-child CLIENT ...` modes run one dispatch, tls-connect or
+// transfers client in a process of its own (DispatchChild.swift, TLSConnectChild.swift,
+// TransferChild.swift); `--encoding-child CASE COUNT` runs one encoding
 // case untimed, for an instruction counter (EncodingChild.swift).
 import Foundation
 
@@ -12,6 +13,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == DispatchChild.flag {
     exit(DispatchChild.main(Array(arguments.dropFirst())))
+}
+if arguments.first == TLSConnectChild.flag {
+    exit(TLSConnectChild.main(Array(arguments.dropFirst())))
 }
 if arguments.first == TransferChild.flag {
     exit(TransferChild.main(Array(arguments.dropFirst())))

@@ -15,9 +15,9 @@ final class SalvoAsyncClient: DispatchWorkload {
     private let inflight: Int
     private let readsResponse: Bool
 
-    init(url: URL, protocol: BenchProtocol, inflight: Int, readsResponse: Bool) {
+    init(url: URL, protocol: BenchProtocol, inflight: Int, caFile: String?, readsResponse: Bool) {
         session = SalvoSessionFactory.make(protocol: `protocol`, inflight: inflight,
-                                           responseQueue: DispatchQueue(label: "salvo-bench.salvo-async.responses"))
+                                           responseQueue: DispatchQueue(label: "salvo-bench.salvo-async.responses"), caFile: caFile)
         self.url = url
         self.inflight = inflight
         self.readsResponse = readsResponse

@@ -14,9 +14,9 @@ final class SalvoCompletionClient: DispatchWorkload {
     private let client: DispatchClient
 
     /// - Parameter client: `.salvo`, `.salvoNoRead` or `.salvoBare`.
-    init(client: DispatchClient, url: URL, protocol: BenchProtocol, inflight: Int) {
+    init(client: DispatchClient, url: URL, protocol: BenchProtocol, inflight: Int, caFile: String?) {
         precondition([.salvo, .salvoNoRead, .salvoBare].contains(client), "not a completion-handler client: \(client)")
-        session = SalvoSessionFactory.make(protocol: `protocol`, inflight: inflight, responseQueue: queue,
+        session = SalvoSessionFactory.make(protocol: `protocol`, inflight: inflight, responseQueue: queue, caFile: caFile,
                                            defaultHeaders: client != .salvoBare)
         self.client = client
         self.url = url

@@ -10,8 +10,8 @@ final class SalvoDecodableClient: DispatchWorkload {
     private let inflight: Int
     private let queue = DispatchQueue(label: "salvo-bench.salvo-decodable.responses")
 
-    init(url: URL, protocol: BenchProtocol, inflight: Int) {
-        session = SalvoSessionFactory.make(protocol: `protocol`, inflight: inflight, responseQueue: queue)
+    init(url: URL, protocol: BenchProtocol, inflight: Int, caFile: String?) {
+        session = SalvoSessionFactory.make(protocol: `protocol`, inflight: inflight, responseQueue: queue, caFile: caFile)
         self.url = url
         self.inflight = inflight
     }

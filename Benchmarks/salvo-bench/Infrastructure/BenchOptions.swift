@@ -1,7 +1,9 @@
 /// What the command line asked for.
 struct BenchOptions {
     enum Suite: String, CaseIterable {
-        case encoding, dispatch, transfers
+        case encoding, dispatch
+        case tlsConnect = "tls-connect"
+        case transfers
     }
 
     struct ParseError: Error, CustomStringConvertible {
@@ -14,8 +16,12 @@ struct BenchOptions {
     var rounds: Int?
     var requests: Int?
     var inflight: [Int] = [1, 16, 128, 1024]
-    var protocols: [BenchProtocol] = BenchProtocol.allCases
+    var protocols: [BenchProtocol] = BenchProtocol.defaults
     var clients: [DispatchClient] = DispatchClient.allCases
+    /// tls-connect: connections opened at once in each run.
+    var connections = 64
+    /// tls-connect: the CA bundles clients verify against, one case each.
+    var caBundles: [TLSConnectBundle] = TLSConnectBundle.allCases
     var nginxWorkers = 2
     var showHelp = false
 
@@ -43,6 +49,9 @@ struct BenchOptions {
                 protocols = try Self.list(value(for: argument), argument)
             case "--clients":
                 clients = try Self.list(value(for: argument), argument)
+            case "--connections": connections = try positive(value(for: argument), argument)
+            case "--ca":
+                caBundles = try Self.list(value(for: argument), argument)
             case "-h", "--help": showHelp = true
             default:
                 guard let suite = Suite(rawValue: argument) else { throw ParseError(description: "unknown argument: \(argument)") }
@@ -50,6 +59,11 @@ struct BenchOptions {
             }
         }
         if !named.isEmpty { suites = named }
+    }
+
+    /// Whether a suite that runs needs nginx's TLS port and the bench's certificates.
+    var needsTLS: Bool {
+        suites.contains(.tlsConnect) || (suites.contains(.dispatch) && protocols.contains(where: \.usesTLS))
     }
 
     private static func list<Item: RawRepresentable<String>>(_ text: String, _ flag: String) throws -> [Item] {

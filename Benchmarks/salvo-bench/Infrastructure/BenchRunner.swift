@@ -15,7 +15,7 @@ struct BenchRunner {
         }
 
         var nginx: LoopbackNginx?
-        if options.suites.contains(.dispatch) || options.suites.contains(.transfers) {
+        if options.suites.contains(where: { $0 != .encoding }) {
             guard let executable = LoopbackNginx.locate() else {
                 FileHandle.standardError.write(Data("salvo-bench: \(LoopbackNginx.installHint)\n".utf8))
                 return 1
@@ -23,7 +23,9 @@ struct BenchRunner {
             do {
                 let directory = try TemporaryDirectory(prefix: "salvo-bench-")
                 raiseDescriptorLimit()
-                nginx = try LoopbackNginx.start(executable: executable, directory: directory.path, workers: options.nginxWorkers)
+                let tls = options.needsTLS ? try TLSFiles.make(in: directory.path) : nil
+                nginx = try LoopbackNginx.start(executable: executable, directory: directory.path, workers: options.nginxWorkers,
+                                                tls: tls)
                 report.nginxVersion = nginx?.version
             } catch {
                 FileHandle.standardError.write(Data("salvo-bench: \(error)\n".utf8))
@@ -39,6 +41,9 @@ struct BenchRunner {
             case .dispatch:
                 guard let nginx else { continue }
                 healthy = DispatchSuite(options: options, nginx: nginx).run(into: &report) && healthy
+            case .tlsConnect:
+                guard let nginx else { continue }
+                healthy = TLSConnectSuite(options: options, nginx: nginx).run(into: &report) && healthy
             case .transfers:
                 guard let nginx else { continue }
                 healthy = TransfersSuite(options: options, nginx: nginx).run(into: &report) && healthy

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Runs a client in a child process: this executable again, in `--child` (dispatch) or
-/// `--transfer-child` (transfers) mode.
+/// Runs a client in a child process: this executable again, in `--child` (dispatch),
+/// `--tls-connect-child` (tls-connect) or `--transfer-child` (transfers) mode.
 enum ChildProcess {
     /// This executable's path.
     static let executable: String = {
@@ -24,6 +24,11 @@ enum ChildProcess {
 
     /// Runs this executable with `arguments` and decodes the last line it prints.
     static func run(arguments: [String], timeout: Double) throws -> ClientMeasurement {
+        try run(arguments: arguments, timeout: timeout, decoding: ClientMeasurement.self)
+    }
+
+    /// Runs this executable with `arguments` and decodes the last line it prints as `type`.
+    static func run<Result: Decodable>(arguments: [String], timeout: Double, decoding type: Result.Type) throws -> Result {
         guard !Cleanup.shared.isStopping else { throw BenchError("stopping") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -54,7 +59,7 @@ enum ChildProcess {
             throw BenchError("child \(how) \(process.terminationStatus)")
         }
         guard let line = data.split(separator: UInt8(ascii: "\n")).last,
-              let measurement = try? JSONDecoder().decode(ClientMeasurement.self, from: Data(line)) else {
+              let measurement = try? JSONDecoder().decode(type, from: Data(line)) else {
             throw BenchError("child printed no measurement")
         }
         return measurement

@@ -1,7 +1,8 @@
 import Foundation
 
-/// An nginx of the bench's own on loopback: HTTP/1.1 on one port, h2c on another, all its
-/// files in a private temporary directory. Stopped (and the directory removed) at cleanup.
+/// An nginx of the bench's own on loopback: HTTP/1.1 on one port, h2c on another, and when
+/// asked HTTPS (HTTP/1.1 or HTTP/2 by ALPN) on a third, all its files in a private temporary
+/// directory. Stopped (and the directory removed) at cleanup.
 final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Process calls used are thread-safe
     // `@unchecked Sendable`: every property is an immutable `let`, and the one object with
     // state, `Process`, is used only through calls Foundation makes thread-safe
@@ -9,6 +10,12 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
     // signal queue.
     let http1URL: URL
     let h2cURL: URL
+    /// `/small` on the TLS port, when nginx was started with one.
+    let tlsURL: URL?
+    /// The certificates of the TLS port; clients verify against `tls.caPath`.
+    let tls: TLSFiles?
+    /// The plain HTTP/1.1 port, which also serves the connection counters (`NginxStatus`).
+    let statusPort: Int
     let version: String
     /// The directory nginx serves (the transfers suite writes its files there).
     let documentRoot: String
@@ -27,7 +34,7 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
     }
 
     static let installHint = """
-        nginx is not installed; the dispatch and transfers suites need it.
+        nginx is not installed; the dispatch, tls-connect and transfers suites need it.
         On Debian or Ubuntu: sudo apt-get install nginx-light (or run Scripts/setup.sh as root).
         """
 
@@ -37,7 +44,8 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
     ///   - executable: nginx's path.
     ///   - directory: The private directory for its configuration, files and logs.
     ///   - workers: Worker processes.
-    static func start(executable: String, directory: String, workers: Int) throws -> LoopbackNginx {
+    ///   - tls: The certificates of a TLS port, or `nil` for none.
+    static func start(executable: String, directory: String, workers: Int, tls: TLSFiles?) throws -> LoopbackNginx {
         let version = try versionLine(of: executable)
         let documentRoot = directory + "/www"
         try FileManager.default.createDirectory(atPath: documentRoot, withIntermediateDirectories: true)
@@ -48,9 +56,12 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
         // The ports are chosen before nginx binds them, so another process may take one in
         // between: try a few times.
         for _ in 0..<5 {
-            let ports = try (FreePort.find(), FreePort.find())
+            let ports = try (FreePort.find(), FreePort.find(), FreePort.find())
+            // The kernel may hand out a port again once its probe socket is closed.
+            guard Set([ports.0, ports.1, ports.2]).count == 3 else { continue }
+            let tlsSettings = tls.map { NginxConfiguration.TLS(port: ports.2, certificatePath: $0.certificatePath, keyPath: $0.keyPath) }
             let configuration = NginxConfiguration(directory: directory, documentRoot: documentRoot, http1Port: ports.0,
-                                                   h2cPort: ports.1, workers: workers, runsAsRoot: getuid() == 0)
+                                                   h2cPort: ports.1, tls: tlsSettings, workers: workers, runsAsRoot: getuid() == 0)
             let configPath = directory + "/nginx.conf"
             try Data(configuration.text.utf8).write(to: URL(fileURLWithPath: configPath))
             let stderrPath = directory + "/nginx.stderr"
@@ -65,9 +76,11 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
             try process.run()
             let nginx = LoopbackNginx(process: process, version: version, documentRoot: documentRoot,
                                       http1URL: URL(string: "http://127.0.0.1:\(ports.0)/small")!,
-                                      h2cURL: URL(string: "http://127.0.0.1:\(ports.1)/small")!)
+                                      h2cURL: URL(string: "http://127.0.0.1:\(ports.1)/small")!,
+                                      tlsURL: tls.map { _ in URL(string: "https://127.0.0.1:\(ports.2)/small")! }, tls: tls,
+                                      statusPort: ports.0)
             Cleanup.shared.add { nginx.stop() }
-            if nginx.waitUntilListening(ports: [ports.0, ports.1]) { return nginx }
+            if nginx.waitUntilListening(ports: [ports.0, ports.1] + (tls == nil ? [] : [ports.2])) { return nginx }
             nginx.stop()
             let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
             let errorLog = (try? String(contentsOfFile: directory + "/nginx.error.log", encoding: .utf8)) ?? ""
@@ -76,12 +89,26 @@ final class LoopbackNginx: @unchecked Sendable { // no lock: immutable lets; Pro
         throw lastError
     }
 
-    private init(process: Process, version: String, documentRoot: String, http1URL: URL, h2cURL: URL) {
+    private init(process: Process, version: String, documentRoot: String, http1URL: URL, h2cURL: URL, tlsURL: URL?,
+                 tls: TLSFiles?, statusPort: Int) {
         self.process = process
         self.version = version
         self.documentRoot = documentRoot
         self.http1URL = http1URL
         self.h2cURL = h2cURL
+        self.tlsURL = tlsURL
+        self.tls = tls
+        self.statusPort = statusPort
+    }
+
+    /// `/small` for a dispatch case over `protocol`; `nil` for a TLS protocol when nginx has
+    /// no TLS port.
+    func smallURL(for protocol: BenchProtocol) -> URL? {
+        switch `protocol` {
+        case .h1: http1URL
+        case .h2c: h2cURL
+        case .h1s, .h2: tlsURL
+        }
     }
 
     private func waitUntilListening(ports: [Int]) -> Bool {

@@ -26,11 +26,19 @@ struct ClientMeasurement: Codable, Sendable {
     /// header fields, measured in the same process after the requests: the rows that read
     /// `response.response` only.
     var responseObjectMicroseconds: Double?
+    /// Connections nginx accepted from the child, warm-up and measured requests together
+    /// (`stub_status`); `nil` where the child could not tell.
+    var connectionsOpened: Int?
+    /// The part of `connectionsOpened` during the measured requests: 0 for a client that
+    /// kept every connection its warm-up opened.
+    var connectionsOpenedMeasured: Int?
 
     var requestsPerSecond: Double { Double(requests) / seconds }
     var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(requests) }
     var contextSwitchesPerRequest: Double? { contextSwitches.map { Double($0) / Double(requests) } }
     var voluntaryContextSwitchesPerRequest: Double? { voluntaryContextSwitches.map { Double($0) / Double(requests) } }
+    var connectionsOpenedFigure: Double? { connectionsOpened.map(Double.init) }
+    var connectionsOpenedMeasuredFigure: Double? { connectionsOpenedMeasured.map(Double.init) }
     var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
     /// What the client added to the process's peak memory.
     var rssGrowthMiB: Double { Double(peakRSSKiB - startRSSKiB) / 1024 }

@@ -3,7 +3,8 @@ extension DispatchCaseOutcome {
     func printTable() {
         let baseline = Self.ratioBaseline
         var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
-                               "CPU µs/req", "CPU × C poll", "ctx sw/req (vol.)", "req/s × C poll", "peak RSS MiB", "client MiB", "failures"])
+                               "CPU µs/req", "CPU × C poll", "ctx sw/req (vol.)", "req/s × C poll", "conns (meas.)",
+                               "peak RSS MiB", "client MiB", "failures"])
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -16,7 +17,7 @@ extension DispatchCaseOutcome {
                 let rateRatio = client == baseline ? "1" : ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
                 table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
                            "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
-                           cpuRatio, switchesCell(client), rateRatio,
+                           cpuRatio, switchesCell(client), rateRatio, connectionsCell(client),
                            Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
                            failures == 0 ? "0" : "\(failures) !"])
                 if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
@@ -35,6 +36,13 @@ extension DispatchCaseOutcome {
         guard let all = contextSwitches(client) else { return "-" }
         let voluntary = voluntaryContextSwitches(client).map { " (\(Format.fixed($0.median, 2)))" } ?? ""
         return Format.fixed(all.median, 2) + voluntary
+    }
+
+    /// Connections opened by the child, then in brackets during the measured requests: "16 (0)".
+    private func connectionsCell(_ client: DispatchClient) -> String {
+        guard let all = connectionsOpened(client) else { return "-" }
+        let measured = connectionsOpenedMeasured(client).map { " (\(Format.count($0.median)))" } ?? ""
+        return Format.count(all.median) + measured
     }
 
     private var ratioLines: [String] {
@@ -101,6 +109,8 @@ extension DispatchCaseOutcome {
             ]
             if let switches = contextSwitches(client) { figures["contextSwitchesPerRequest"] = switches.median }
             if let switches = voluntaryContextSwitches(client) { figures["voluntaryContextSwitchesPerRequest"] = switches.median }
+            if let opened = connectionsOpened(client) { figures["connectionsOpened"] = opened.median }
+            if let opened = connectionsOpenedMeasured(client) { figures["connectionsOpenedMeasured"] = opened.median }
             if client != Self.ratioBaseline {
                 if let ratio = cpuRatio(client, to: Self.ratioBaseline) { figures["cpuRatioToCurlPoll"] = ratio }
                 if let ratio = ratio(client, to: Self.ratioBaseline) { figures["ratioToCurlPoll"] = ratio }

@@ -38,11 +38,22 @@ struct DispatchCaseOutcome {
         perRequest(client, \.voluntaryContextSwitchesPerRequest)
     }
 
-    /// A figure every round of `client` recorded; `nil` if one did not (an outside tool's).
+    /// A figure every round of `client` recorded; `nil` if one did not (an outside tool's, or
+    /// a count the child could not read).
     private func perRequest(_ client: DispatchClient, _ figure: KeyPath<ClientMeasurement, Double?>) -> Statistics? {
         guard let runs = samples[client] else { return nil }
         let values = runs.compactMap { $0[keyPath: figure] }
         return values.count == runs.count ? Statistics(values) : nil
+    }
+
+    /// Connections nginx accepted from `client`'s child, warm-up included (`stub_status`).
+    func connectionsOpened(_ client: DispatchClient) -> Statistics? {
+        perRequest(client, \.connectionsOpenedFigure)
+    }
+
+    /// The part of `connectionsOpened` during the measured requests.
+    func connectionsOpenedMeasured(_ client: DispatchClient) -> Statistics? {
+        perRequest(client, \.connectionsOpenedMeasuredFigure)
     }
 
     func peakRSS(_ client: DispatchClient) -> Statistics? {

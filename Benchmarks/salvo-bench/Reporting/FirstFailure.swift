@@ -14,7 +14,7 @@ enum FirstFailure {
         report(named: client.rawValue, reason())
     }
 
-    private static func report(named name: String, _ reason: @autoclosure () -> String) {
+    static func report(named name: String, _ reason: @autoclosure () -> String) {
         guard !reported.exchange(true, ordering: .relaxed) else { return }
         FileHandle.standardError.write(Data("\n  [\(name)] first failed request: \(reason())\n".utf8))
     }

@@ -56,6 +56,11 @@ enum Format {
         return result
     }
 
+    /// A count, or the median of counts: 16 → "16", 16.5 → "16.5".
+    static func count(_ value: Double) -> String {
+        value == value.rounded() ? fixed(value, 0) : fixed(value, 1)
+    }
+
     /// A value that may be large or small, with about three significant digits.
     static func adaptive(_ value: Double) -> String {
         if value >= 100 { return fixed(value, 0) }

@@ -3,9 +3,13 @@ import Foundation
 /// The hidden child mode: runs one client for one case and prints its measurement as one
 /// line of JSON on standard output.
 ///
-///     salvo-bench --child CLIENT --url URL --protocol h1|h2c --count N --inflight K --warmup W
+///     salvo-bench --child CLIENT --url URL --protocol h1|h2c|h1s|h2 --count N --inflight K --warmup W
+///                 [--ca FILE] [--status-port PORT]
 ///
-/// CPU and peak memory are the child's own, so they are the client's alone. The decoding
+/// CPU and peak memory are the child's own, so they are the client's alone. `--ca` is the CA
+/// file a TLS case verifies against. With `--status-port`, the child reads nginx's
+/// connection counters (`NginxStatus`) when it starts, before the measured requests and
+/// after them, outside the CPU figures, and reports the connections its client opened. The decoding
 /// row's child also times `JSONDecoder` alone on the same bytes, after its requests, and the
 /// children of rows that read `response.response` time Foundation's `HTTPURLResponse` alone.
 enum DispatchChild {
@@ -18,10 +22,13 @@ enum DispatchChild {
         var count: Int
         var inflight: Int
         var warmup: Int
+        var caFile: String?
+        var statusPort: Int?
 
         var arguments: [String] {
             [DispatchChild.flag, client.rawValue, "--url", url.absoluteString, "--protocol", `protocol`.rawValue,
              "--count", String(count), "--inflight", String(inflight), "--warmup", String(warmup)]
+                + (caFile.map { ["--ca", $0] } ?? []) + (statusPort.map { ["--status-port", String($0)] } ?? [])
         }
     }
 
@@ -29,19 +36,28 @@ enum DispatchChild {
         let start = ResourceUsage.current()
         do {
             let request = try parse(arguments)
-            let workload = try request.client.makeWorkload(url: request.url, protocol: request.protocol, inflight: request.inflight)
+            let statusAtStart = try request.statusPort.map(NginxStatus.read(port:))
+            let workload = try request.client.makeWorkload(url: request.url, protocol: request.protocol, inflight: request.inflight,
+                                                           caFile: request.caFile)
             let warmupFailures = try workload.run(count: request.warmup)
+            let statusBefore = try request.statusPort.map(NginxStatus.read(port:))
             let before = ResourceUsage.current()
             let clock = DispatchTime.now().uptimeNanoseconds
             let failures = try workload.run(count: request.count)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e9
             let after = ResourceUsage.current()
+            let statusAfter = try request.statusPort.map(NginxStatus.read(port:))
             var measurement = ClientMeasurement(requests: request.count, seconds: seconds,
                                                 cpuSeconds: after.cpuSeconds - before.cpuSeconds,
                                                 peakRSSKiB: after.peakRSSKiB, startRSSKiB: start.peakRSSKiB,
                                                 failures: failures + warmupFailures,
                                                 contextSwitches: after.contextSwitches - before.contextSwitches,
                                                 voluntaryContextSwitches: after.voluntaryContextSwitches - before.voluntaryContextSwitches)
+            if let statusAtStart, let statusBefore, let statusAfter {
+                // The middle reading's own connection is not the client's either.
+                measurement.connectionsOpened = NginxStatus.connectionsOpened(from: statusAtStart, to: statusAfter) - 1
+                measurement.connectionsOpenedMeasured = NginxStatus.connectionsOpened(from: statusBefore, to: statusAfter)
+            }
             if request.client == .salvoDecodable {
                 // After the requests, so it changes none of their figures; at least as many
                 // decodes as requests, so a short run still gives a steady figure.
@@ -49,7 +65,8 @@ enum DispatchChild {
             }
             // Benchmarks/callgrind.sh counts the requests alone: it asks for no timing after them.
             if request.client.readsResponseObject && ProcessInfo.processInfo.environment["SALVO_BENCH_REQUESTS_ONLY"] == nil {
-                let session = SalvoSessionFactory.make(protocol: request.protocol, inflight: 1, responseQueue: .global())
+                let session = SalvoSessionFactory.make(protocol: request.protocol, inflight: 1, responseQueue: .global(),
+                                                       caFile: request.caFile)
                 measurement.responseObjectMicroseconds = try ResponseObjectTimer.microsecondsPerResponse(
                     session: session, url: request.url, iterations: max(request.count, 20_000))
             }
@@ -78,6 +95,12 @@ enum DispatchChild {
               let warmup = values["--warmup"].flatMap(Int.init) else {
             throw BenchError("--child: missing or bad arguments: \(arguments)")
         }
-        return Request(client: client, url: url, protocol: proto, count: count, inflight: inflight, warmup: warmup)
+        var statusPort: Int?
+        if let text = values["--status-port"] {
+            guard let port = Int(text) else { throw BenchError("--child: bad --status-port: \(text)") }
+            statusPort = port
+        }
+        return Request(client: client, url: url, protocol: proto, count: count, inflight: inflight, warmup: warmup,
+                       caFile: values["--ca"], statusPort: statusPort)
     }
 }

@@ -58,6 +58,11 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
         if self == .urlSession && `protocol` == .h2c {
             return "URLSession cannot speak h2c with prior knowledge"
         }
+        if self == .urlSession && `protocol`.usesTLS {
+            // FoundationNetworking reads a CA file from the environment on Android alone and
+            // offers no server-trust challenge on Linux: only the system's store would do.
+            return "URLSession on Linux cannot be given a private CA (it verifies against the system's bundle only)"
+        }
         return nil
     }
 
@@ -85,17 +90,20 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
     }
 
     /// Makes the workload that runs this client in the child process.
-    func makeWorkload(url: URL, protocol: BenchProtocol, inflight: Int) throws -> any DispatchWorkload {
-        switch self {
-        case .curlEpoll: try CurlDriverClient(loop: .socketAction, url: url, protocol: `protocol`, inflight: inflight)
-        case .curlPoll: try CurlDriverClient(loop: .poll, url: url, protocol: `protocol`, inflight: inflight)
+    /// - Parameter caFile: The CA certificates a TLS case verifies against.
+    func makeWorkload(url: URL, protocol: BenchProtocol, inflight: Int, caFile: String?) throws -> any DispatchWorkload {
+        let proto = `protocol`
+        return switch self {
+        case .curlEpoll: try CurlDriverClient(loop: .socketAction, url: url, protocol: proto, inflight: inflight, caFile: caFile)
+        case .curlPoll: try CurlDriverClient(loop: .poll, url: url, protocol: proto, inflight: inflight, caFile: caFile)
         case .curlHeaders:
-            try CurlDriverClient(loop: .poll, url: url, protocol: `protocol`, inflight: inflight,
+            try CurlDriverClient(loop: .poll, url: url, protocol: proto, inflight: inflight, caFile: caFile,
                                  headerLines: HTTPHeaders.default.map { "\($0.name): \($0.value)" })
-        case .salvo, .salvoNoRead, .salvoBare: SalvoCompletionClient(client: self, url: url, protocol: `protocol`, inflight: inflight)
-        case .salvoAsync: SalvoAsyncClient(url: url, protocol: `protocol`, inflight: inflight, readsResponse: true)
-        case .salvoAsyncNoRead: SalvoAsyncClient(url: url, protocol: `protocol`, inflight: inflight, readsResponse: false)
-        case .salvoDecodable: SalvoDecodableClient(url: url, protocol: `protocol`, inflight: inflight)
+        case .salvo, .salvoNoRead, .salvoBare:
+            SalvoCompletionClient(client: self, url: url, protocol: proto, inflight: inflight, caFile: caFile)
+        case .salvoAsync: SalvoAsyncClient(url: url, protocol: proto, inflight: inflight, caFile: caFile, readsResponse: true)
+        case .salvoAsyncNoRead: SalvoAsyncClient(url: url, protocol: proto, inflight: inflight, caFile: caFile, readsResponse: false)
+        case .salvoDecodable: SalvoDecodableClient(url: url, protocol: proto, inflight: inflight, caFile: caFile)
         case .urlSession: URLSessionClient(url: url, inflight: inflight)
         }
     }

@@ -6,7 +6,7 @@
 enum DispatchGoal {
     static let maximumCPURatio = 2.4
     static let inflights = [16, 128]
-    static let protocols = BenchProtocol.allCases
+    static let protocols: [BenchProtocol] = [.h1, .h2c]
     static let clients: [DispatchClient] = [.salvo, .salvoAsync]
     static let baseline = DispatchClient.curlPoll
 

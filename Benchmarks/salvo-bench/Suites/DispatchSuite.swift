@@ -34,10 +34,18 @@ struct DispatchSuite {
         Each client runs in a child process of its own: a warm-up, then the measured requests; CPU is the
         child's user + system time over the measured requests, peak RSS the child's (the Swift runtime
         included: "client MiB" is what the client added). Spread: ± half the range of the rounds.
+        "conns": connections nginx accepted from the child (stub_status), warm-up and measured requests
+        together, then in brackets those opened during the measured requests (0 when every connection of
+        the warm-up was kept); medians of the rounds.
+        TLS cases (h1s, h2): TLS 1.3 to nginx's TLS port, verified against the bench's own CA
+        (CURLOPT_CAINFO, TransportConfiguration(caBundlePath:)), no session resumption; nginx allows 128
+        HTTP/2 streams a connection, the clients ask for 100 at most (libcurl's and Salvo's default).
         "× C poll": the row's CPU per request and requests per second over libcurl C, poll (curl-poll).
-          libcurl C      Benchmarks/CurlBaseline: easy handles reused, bodies counted, headers left to libcurl
+          libcurl C      Benchmarks/CurlBaseline: easy handles reused, bodies counted, headers left to libcurl;
+                         h1s: CURL_HTTP_VERSION_1_1; h2: CURL_HTTP_VERSION_2TLS with CURLOPT_PIPEWAIT
           Salvo          Session(configuration: .af.default, transport:, responseQueue:), handlers on one serial
-                         queue; HTTP/1.1: httpMaximumConnectionsPerHost = in flight; h2c: .http2PriorKnowledge
+                         queue; HTTP/1.1: httpMaximumConnectionsPerHost = in flight; h2c: .http2PriorKnowledge;
+                         h1s: .http1_1, h2: .automatic, both with httpMaximumConnectionsPerHost = in flight
             salvo               request(url).validate().responseData(queue:): status from response.response,
                                 body from the result (the headline row)
             salvo-async         await request(url).validate().serializingData().response, read the same way
@@ -48,7 +56,8 @@ struct DispatchSuite {
             salvo-noread        request(url).response(queue:), body bytes counted: no validation, no serializer
             salvo-async-noread  try await request(url).serializingData().value: no validation, no status read
             salvo-bare          salvo-noread without default headers or decoding: the C drivers' exact bytes
-          URLSession     FoundationNetworking, completion handlers, no cache; cannot speak h2c
+          URLSession     FoundationNetworking, completion handlers, no cache; cannot speak h2c, and cannot
+                         be given a private CA (h1s, h2)
         """
 
     /// Requests one client runs in one round of a case. Latency-bound and slow clients
@@ -69,7 +78,12 @@ struct DispatchSuite {
             }
             return true
         }
-        let base = (proto == .h1 ? nginx.http1URL : nginx.h2cURL).deletingLastPathComponent()
+        guard let small = nginx.smallURL(for: proto) else {
+            for client in runnable { outcome.errors[client] = "nginx has no TLS port" }
+            return outcome
+        }
+        let base = small.deletingLastPathComponent()
+        let caFile = proto.usesTLS ? nginx.tls?.caPath : nil
         for round in 0..<rounds where !Cleanup.shared.isStopping {
             Console.progress("  \(proto.title), \(inflight) in flight, round \(round + 1)/\(rounds):")
             // Rotate the order each round, so no client always runs first or last.
@@ -79,7 +93,7 @@ struct DispatchSuite {
                 let warmup = min(count, max(2 * inflight, count / 10))
                 let url = base.appendingPathComponent(client.path)
                 let request = DispatchChild.Request(client: client, url: url, protocol: proto, count: count,
-                                                    inflight: inflight, warmup: warmup)
+                                                    inflight: inflight, warmup: warmup, caFile: caFile, statusPort: nginx.statusPort)
                 Console.progress(" \(client.rawValue)")
                 do {
                     let timeout = 30 + Double(count + warmup) * 0.005
