@@ -167,4 +167,20 @@ final class LifetimeTests: XCTestCase {
         session = nil
         wait(for: [invalidated], timeout: 10)
     }
+
+    /// A gone session's event monitors hear it became invalid too, through the delegate's
+    /// default, as Alamofire's monitors do; a `ClosureEventMonitor`'s closure is called.
+    func testAGoneSessionTellsItsMonitorsItBecameInvalid() throws {
+        let invalidated = expectation(description: "sessionDidBecomeInvalidWithError")
+        let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+        monitor.sessionDidBecomeInvalidWithError = { _, error in
+            XCTAssertNil(error)
+            invalidated.fulfill()
+        }
+        var session: Session? = Session(eventMonitors: [monitor])
+        let response = awaitData(try XCTUnwrap(session).request(try TestServers.shared.url(.nginx, "/small")))
+        XCTAssertEqual(response.response?.statusCode, 200)
+        session = nil
+        wait(for: [invalidated], timeout: 10)
+    }
 }
