@@ -7,16 +7,26 @@ public struct TransportConfiguration: Sendable {
     /// Transfers at once across all hosts; 0 (the default) for no limit.
     public var maximumConnections: Int
     /// Concurrent HTTP/2 streams Salvo opens on one connection; 100 by default, the least
-    /// RFC 9113 asks servers to allow. For h2c with prior knowledge on libcurl before 8.0 it
-    /// is also the most transfers one host gets at once (the rest wait their turn in
-    /// Salvo's queue without timing), since a second connection cannot be opened there.
+    /// RFC 9113 asks servers to allow, or fewer when the server allows fewer (Salvo finds
+    /// its limit out).
+    ///
+    /// A host that speaks HTTP/2 gets one connection, as URLSession gives it: at most this
+    /// many of its requests run at once, and the rest wait their turn in Salvo's queue,
+    /// where their timeouts do not run. Over HTTPS the first request to a host finds out
+    /// whether ALPN chooses HTTP/2 before the others go, so a burst never opens a connection
+    /// per request.
     public var maximumStreamsPerConnection: Int
     /// Seconds to wait for a connection. 60 by default.
     public var connectTimeout: TimeInterval
     /// A proxy URL such as `http://proxy:3128` or `socks5h://host:1080`; `nil` uses none
     /// (libcurl still honours the `http_proxy` family of environment variables).
     public var proxy: String?
-    /// A PEM file of CA certificates to trust instead of the system's.
+    /// A PEM file of CA certificates to trust instead of the system's (its certificates
+    /// alone: the system's bundle and directory are not searched either).
+    ///
+    /// Whichever anchors a session trusts, this file or the system's, are parsed once per
+    /// process and shared by every connection that verifies against them; they are read
+    /// again when the file changes (looked at every few seconds) and at least hourly.
     public var caBundlePath: String?
     /// Whether TLS certificates and host names are verified. `true` by default.
     public var validatesCertificates: Bool
