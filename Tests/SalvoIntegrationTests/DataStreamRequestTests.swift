@@ -88,7 +88,7 @@ final class DataStreamRequestTests: XCTestCase {
         let ids = Collector<Int>()
         let done = expectation(description: "complete")
         session.streamRequest(try TestServers.shared.url(.httpbin, "/stream/5"))
-            .responseStreamDecodable(of: Line.self, on: DispatchQueue(label: "stream")) { stream in
+            .responseStreamDecodableLines(of: Line.self, on: DispatchQueue(label: "stream")) { stream in
                 switch stream.event {
                 case let .stream(.success(line)): ids.append(line.id)
                 case let .stream(.failure(error)): XCTFail("\(error)")
@@ -164,6 +164,72 @@ final class DataStreamRequestTests: XCTestCase {
         XCTAssertFalse(failures.values.isEmpty, "the handler saw no failed chunk")
         XCTAssertEqual(completion.value?.error?.isExplicitlyCancelledError, true, String(describing: completion.value?.error))
         XCTAssertTrue(request.isCancelled)
+    }
+
+    /// As in Alamofire, `responseStreamDecodable` decodes each chunk as it arrives: a body
+    /// that is not one value fails at its only chunk and, when asked, cancels the request
+    /// before it completes, though that chunk and the response's end came together.
+    func testADecodableStreamCancelsAtAChunkThatIsNotAValueBeforeTheResponseEnds() throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        for _ in 0..<5 {
+            let session = testSession()
+            let request = session.streamRequest(try TestServers.shared.url(.nginx, "/small"), automaticallyCancelOnStreamError: true)
+            let failures = Collector<Bool>()
+            let done = expectation(description: "complete")
+            let completion = Box<DataStreamRequest.Completion>()
+            request.responseStreamDecodable(of: Item.self, on: DispatchQueue(label: "stream")) { stream in
+                if stream.error != nil { failures.append(true) }
+                if let value = stream.completion {
+                    completion.set(value)
+                    done.fulfill()
+                }
+            }
+            wait(for: [done], timeout: 30)
+            XCTAssertEqual(failures.values.count, 1, "one chunk, one failure")
+            XCTAssertEqual(completion.value?.error?.isExplicitlyCancelledError, true, String(describing: completion.value?.error))
+            XCTAssertTrue(request.isCancelled)
+        }
+    }
+
+    /// A chunk that is one whole value decodes as it arrives.
+    func testADecodableStreamDecodesAChunkThatIsOneValue() throws {
+        struct Greeting: Decodable, Sendable { let hello: String }
+        let session = testSession()
+        let values = Collector<String>()
+        let done = expectation(description: "complete")
+        session.streamRequest(try TestServers.shared.url(.nginx, "/json"))
+            .responseStreamDecodable(of: Greeting.self, on: DispatchQueue(label: "stream")) { stream in
+                if let greeting = stream.value { values.append(greeting.hello) }
+                if stream.completion != nil { done.fulfill() }
+            }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(values.values, ["salvo"])
+    }
+
+    /// A `for await` loop that cancels at its first value leaves the request cancelled and
+    /// gets no other value, whether the rest of the body comes later or came with that value.
+    func testAStreamTaskCancelledAtItsFirstValueYieldsNothingMore() async throws {
+        let urls = [try TestServers.shared.url(.fault, "/slow-body?chunks=2&interval=300&size=10"),
+                    try TestServers.shared.url(.nginx, "/small")]
+        for url in urls {
+            for _ in 0..<3 {
+                let session = testSession()
+                let request = session.streamRequest(url)
+                let task = request.streamTask()
+                var values = 0
+                var completion: DataStreamRequest.Completion?
+                for await stream in task.streamingData() {
+                    if stream.value != nil {
+                        values += 1
+                        if values == 1 { task.cancel() }
+                    }
+                    if let value = stream.completion { completion = value }
+                }
+                XCTAssertEqual(values, 1, "\(url)")
+                XCTAssertTrue(request.isCancelled, "\(url)")
+                XCTAssertEqual(completion?.error?.isExplicitlyCancelledError, true, "\(url): \(String(describing: completion?.error))")
+            }
+        }
     }
 
     /// Without it, a failed chunk is reported and the stream goes on to its end.
@@ -295,7 +361,7 @@ final class DataStreamTaskTests: XCTestCase {
         struct Line: Decodable, Sendable { let id: Int }
         let session = testSession()
         var ids: [Int] = []
-        for await stream in session.streamRequest(try TestServers.shared.url(.httpbin, "/stream/4")).streamTask().streamingDecodables(Line.self) {
+        for await stream in session.streamRequest(try TestServers.shared.url(.httpbin, "/stream/4")).streamTask().streamingDecodableLines(Line.self) {
             if let line = stream.value { ids.append(line.id) }
         }
         XCTAssertEqual(ids, [0, 1, 2, 3])

@@ -185,7 +185,7 @@ final class EventMonitorTests: XCTestCase {
         let ids = Mutex<[Int]>([])
         let done = expectation(description: "stream complete")
         session.streamRequest(try TestServers.shared.url(.httpbin, "/stream/3"))
-            .responseStreamDecodable(of: Line.self, on: DispatchQueue(label: "test.stream.lines")) { stream in
+            .responseStreamDecodableLines(of: Line.self, on: DispatchQueue(label: "test.stream.lines")) { stream in
                 if case let .stream(.success(line)) = stream.event { ids.withLock { $0.append(line.id) } }
                 if stream.completion != nil { done.fulfill() }
             }

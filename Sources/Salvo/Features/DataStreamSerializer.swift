@@ -15,8 +15,9 @@ public protocol DataStreamSerializer<SerializedObject>: Sendable {
 
 /// Decodes each chunk into a `Decodable` type.
 ///
-/// - Note: `responseStreamDecodable` does not feed it raw chunks: it splits the body into
-///   lines first (newline-delimited JSON), so a value split across chunks still decodes.
+/// - Note: `responseStreamDecodable` feeds it each chunk as it arrives, as Alamofire does;
+///   `responseStreamDecodableLines` splits the body into lines first (newline-delimited
+///   JSON), so a value split across chunks still decodes.
 public struct DecodableStreamSerializer<T: Decodable & Sendable>: DataStreamSerializer {
     /// Decodes the data.
     public let decoder: any DataDecoder

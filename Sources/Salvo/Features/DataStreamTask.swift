@@ -36,12 +36,38 @@ public struct StreamOf<Element: Sendable>: AsyncSequence, Sendable {
     /// Iterates the events.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Item>.Iterator
+        /// The last event's chunk, released when the loop asks for the next event (it has
+        /// finished with this one then) or when the iterator goes away.
+        private let taken = TakenChunk()
+
+        init(base: AsyncStream<Item>.Iterator) {
+            self.base = base
+        }
 
         /// The next event, or `nil` after `.complete`.
         public mutating func next() async -> Element? {
+            taken.release()
             guard let item = await base.next() else { return nil }
-            item.release?()
+            taken.hold(item.release)
             return item.value
+        }
+    }
+
+    /// The release of the chunk whose event the loop holds.
+    final class TakenChunk: @unchecked Sendable { // one iterator, one task at a time: an iterator is not shared across tasks
+        private var pending: (@Sendable () -> Void)?
+
+        func hold(_ release: (@Sendable () -> Void)?) {
+            pending = release
+        }
+
+        func release() {
+            pending?()
+            pending = nil
+        }
+
+        deinit {
+            pending?()
         }
     }
 }
@@ -84,7 +110,8 @@ public struct DataStreamTask: Sendable {
         request.asyncStream(.string, automaticallyCancelling: shouldAutomaticallyCancel, bufferingPolicy: bufferingPolicy)
     }
 
-    /// The body's lines decoded into `type` (newline-delimited JSON), then `.complete`.
+    /// The body's chunks decoded into `type` as they arrive, then `.complete`, as Alamofire
+    /// decodes them; for newline-delimited values use `streamingDecodableLines(_:automaticallyCancelling:bufferingPolicy:)`.
     ///
     /// - Parameters:
     ///   - type: The type. Inferred by default.
@@ -94,6 +121,22 @@ public struct DataStreamTask: Sendable {
     public func streamingDecodables<T: Decodable & Sendable>(_ type: T.Type = T.self,
                                                              automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
                                                              bufferingPolicy: StreamOf<DataStreamRequest.Stream<T, AFError>>.BufferingPolicy = .unbounded)
+        -> StreamOf<DataStreamRequest.Stream<T, AFError>> {
+        request.asyncStream(.serialized(by: DecodableStreamSerializer<T>()), automaticallyCancelling: shouldAutomaticallyCancel,
+                            bufferingPolicy: bufferingPolicy)
+    }
+
+    /// Salvo's own: the body's lines decoded into `type` (newline-delimited JSON), then
+    /// `.complete`; a value split across chunks still decodes.
+    ///
+    /// - Parameters:
+    ///   - type: The type. Inferred by default.
+    ///   - shouldAutomaticallyCancel: See `streamingData`. `true` by default.
+    ///   - bufferingPolicy: See `streamingData`. Unbounded by default.
+    /// - Returns: The sequence.
+    public func streamingDecodableLines<T: Decodable & Sendable>(_ type: T.Type = T.self,
+                                                                 automaticallyCancelling shouldAutomaticallyCancel: Bool = true,
+                                                                 bufferingPolicy: StreamOf<DataStreamRequest.Stream<T, AFError>>.BufferingPolicy = .unbounded)
         -> StreamOf<DataStreamRequest.Stream<T, AFError>> {
         request.asyncStream(.lines(DecodableStreamSerializer<T>()), automaticallyCancelling: shouldAutomaticallyCancel,
                             bufferingPolicy: bufferingPolicy)

@@ -18,6 +18,10 @@ package final class StreamAttempts: AttemptHooks {
         weak var request: DataStreamRequest?
         var consumers: [(queue: DispatchQueue, consume: Consumer)] = []
         var validators: [Validator] = []
+        /// Chunks handed to the consumers that not every consumer has finished with.
+        var consuming = 0
+        /// What waits for `consuming` to drop to zero (`afterConsumed`).
+        var whenConsumed: [@Sendable () -> Void] = []
     }
 
     let bufferSize: Int
@@ -40,6 +44,21 @@ package final class StreamAttempts: AttemptHooks {
     }
 
     var sendsBodySource: Bool { false }
+
+    /// Runs `body` once the consumers have finished with every chunk handed to them so far,
+    /// and returns `true`; returns `false` when none is outstanding, leaving `body` unrun.
+    ///
+    /// The end of a transfer waits here: a handler that cancels the request from a chunk
+    /// (a serializer's failure with `automaticallyCancelOnStreamError`, a `for await` loop
+    /// that stops after a value) does so before the request decides how it ended, even when
+    /// the last bytes and the end of the response came together.
+    func afterConsumed(_ body: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard state.consuming > 0 else { return false }
+            state.whenConsumed.append(body)
+            return true
+        }
+    }
 
     // MARK: AttemptHooks
 
@@ -96,10 +115,17 @@ package final class StreamAttempts: AttemptHooks {
             return
         }
         let remaining = Atomic(consumers.count)
+        state.withLock { $0.consuming += 1 }
         let done: @Sendable () -> Void = { [weak self] in
-            if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                self?.release(data.count, window: window, transfer: transfer, request: request)
+            guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0, let self else { return }
+            self.release(data.count, window: window, transfer: transfer, request: request)
+            let waiting = self.state.withLock { state -> [@Sendable () -> Void] in
+                state.consuming -= 1
+                guard state.consuming == 0 else { return [] }
+                defer { state.whenConsumed.removeAll() }
+                return state.whenConsumed
             }
+            for body in waiting { body() }
         }
         for (queue, consume) in consumers {
             if queue === currentQueue {

@@ -44,9 +44,32 @@ extension DataStreamRequest {
         addStream(.string, on: queue, stream: stream)
     }
 
-    /// Calls `stream` with each line of the body (newline-delimited, e.g. NDJSON) decoded
-    /// into `type`, then once with `.complete`. Empty lines are skipped; a last line without
-    /// a newline is decoded when the body ends.
+    /// Calls `stream` with each chunk of the body decoded into `type` as it arrives, then
+    /// once with `.complete`, as Alamofire does: a chunk that is not one whole value fails
+    /// (and cancels the request with `automaticallyCancelOnStreamError`). For a body of
+    /// newline-delimited values, whose values may span chunks, use
+    /// `responseStreamDecodableLines(of:on:using:preprocessor:stream:)`.
+    ///
+    /// - Parameters:
+    ///   - type: The type. Inferred by default.
+    ///   - queue: Where `stream` runs. `.main` by default.
+    ///   - decoder: Decodes each chunk. `JSONDecoder()` by default.
+    ///   - preprocessor: Applied to each chunk first. `PassthroughPreprocessor` by default.
+    ///   - stream: The handler.
+    /// - Returns: The request.
+    @preconcurrency
+    @discardableResult
+    public func responseStreamDecodable<T: Decodable & Sendable>(of type: T.Type = T.self, on queue: DispatchQueue = .main,
+                                                                 using decoder: any DataDecoder = JSONDecoder(),
+                                                                 preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+                                                                 stream: @escaping Handler<T, AFError>) -> Self {
+        addStream(.serialized(by: DecodableStreamSerializer<T>(decoder: decoder, dataPreprocessor: preprocessor)), on: queue, stream: stream)
+    }
+
+    /// Salvo's own: calls `stream` with each line of the body (newline-delimited, e.g.
+    /// NDJSON) decoded into `type`, then once with `.complete`. A value split across chunks
+    /// still decodes; empty lines are skipped; a last line without a newline is decoded when
+    /// the body ends.
     ///
     /// - Parameters:
     ///   - type: The type. Inferred by default.
@@ -57,10 +80,10 @@ extension DataStreamRequest {
     /// - Returns: The request.
     @preconcurrency
     @discardableResult
-    public func responseStreamDecodable<T: Decodable & Sendable>(of type: T.Type = T.self, on queue: DispatchQueue = .main,
-                                                                 using decoder: any DataDecoder = JSONDecoder(),
-                                                                 preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
-                                                                 stream: @escaping Handler<T, AFError>) -> Self {
+    public func responseStreamDecodableLines<T: Decodable & Sendable>(of type: T.Type = T.self, on queue: DispatchQueue = .main,
+                                                                      using decoder: any DataDecoder = JSONDecoder(),
+                                                                      preprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+                                                                      stream: @escaping Handler<T, AFError>) -> Self {
         addStream(.lines(DecodableStreamSerializer<T>(decoder: decoder, dataPreprocessor: preprocessor)), on: queue, stream: stream)
     }
 

@@ -634,6 +634,12 @@ extension Request {
 
 extension Request: TransferOwner {
     package func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
+        // A stream's handlers finish with the chunks they were given first (see
+        // `StreamAttempts.afterConsumed`); a cancelled request waits for nobody.
+        if let streams = attemptHooks as? StreamAttempts, !isCancelled,
+           streams.afterConsumed({ [self] in transfer.deliveryQueue.async { self.transferDidFinish(transfer, outcome: outcome) } }) {
+            return
+        }
         attemptHooks?.transferEnded(transfer, outcome: outcome)
         if let session = delegate {
             AttemptPipeline(session: session).didComplete(self, transfer: transfer, outcome: outcome)
