@@ -101,4 +101,49 @@ final class CookieTests: XCTestCase {
         let withoutJar = awaitData(session.request(raw) { $0.httpShouldHandleCookies = false })
         XCTAssertEqual(cookieLines(withoutJar), ["Cookie: session=1"])
     }
+
+    /// The configuration's `HTTPCookieStorage` is the jar, as URLSession's: a cookie put
+    /// there goes with the request (and shows in its cURL description), and a response's
+    /// `Set-Cookie` lands there.
+    func testTheConfigurationsCookieStorageIsReadAndWritten() throws {
+        let session = testSession()
+        let storage = try XCTUnwrap(session.sessionConfiguration.httpCookieStorage)
+        let base = try TestServers.shared.httpbin
+        let cookie = try XCTUnwrap(HTTPCookie(properties: [.domain: base.host!, .path: "/", .name: "token", .value: "abc"]))
+        storage.setCookie(cookie)
+        let request = session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate()
+        let sent = awaitData(request)
+        XCTAssertEqual(echoedCookies(sent), ["token": "abc"])
+        XCTAssertTrue(request.cURLDescription().contains("-b \"token=abc\""), request.cURLDescription())
+
+        _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        let stored = storage.cookies(for: base)?.reduce(into: [String: String]()) { $0[$1.name] = $1.value }
+        XCTAssertEqual(stored, ["token": "abc", "flavour": "oat"])
+
+        storage.deleteCookie(cookie)
+        let afterDelete = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())
+        XCTAssertEqual(echoedCookies(afterDelete), ["flavour": "oat"], "a cookie deleted from the storage is not sent")
+    }
+
+    /// The storage's accept policy decides, as for URLSession: `.never` keeps nothing.
+    func testTheStoragesAcceptPolicyIsHonoured() throws {
+        let session = testSession()
+        let storage = try XCTUnwrap(session.sessionConfiguration.httpCookieStorage)
+        storage.cookieAcceptPolicy = .never
+        _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        XCTAssertEqual(storage.cookies?.count ?? 0, 0)
+        let response = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())
+        XCTAssertEqual(echoedCookies(response), [:])
+    }
+
+    /// Two sessions on one storage share its cookies: what one is given, the other sends.
+    func testSessionsOnOneStorageShareItsCookies() throws {
+        let configure: (URLSessionConfiguration) -> Void = { _ in }
+        let first = testSession(configure)
+        let storage = first.sessionConfiguration.httpCookieStorage
+        let second = testSession { $0.httpCookieStorage = storage }
+        _ = awaitData(first.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
+        let response = awaitData(second.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())
+        XCTAssertEqual(echoedCookies(response), ["flavour": "oat"])
+    }
 }

@@ -8,6 +8,9 @@ extension XCTestCase {
     func testSession(_ configure: (URLSessionConfiguration) -> Void = { _ in },
                      transport: TransportConfiguration = TransportConfiguration()) -> Session {
         let configuration = URLSessionConfiguration.af.default
+        // A cookie storage of its own, as an ephemeral configuration has: one test's cookies
+        // never reach another's requests through the process's shared storage.
+        configuration.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
         configure(configuration)
         return Session(configuration: configuration, transport: transport,
                        responseQueue: DispatchQueue(label: "test.responses"))

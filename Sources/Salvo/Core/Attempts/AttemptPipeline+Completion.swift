@@ -33,6 +33,9 @@ extension AttemptPipeline {
             if case .finishCancelledAttempt = action { return .cancelled(context) }
             return .proceed(context)
         }
+        // Every response's cookies count, a redirect's and an error's too, before the next hop
+        // or attempt reads the storage.
+        if transfer.usesCookies, let cookies = session.cookies, let head = outcome.head { cookies.store(from: head) }
         let finished: ResponseContext
         switch disposition {
         case .stale: return

@@ -309,11 +309,15 @@ struct AttemptPipeline: Sendable {
                 return
             }
         }
-        // With the jar taking part, the request's (or else the session's) Cookie header joins
-        // the jar's line.
+        // With the storage taking part, the request's (or else the session's) Cookie header
+        // and the stored cookies go on one line, the stored ones first.
         var jarCookie: String?
-        if loop.options.cookies && spec.handlesCookies {
-            jarCookie = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? defaults.sessionCookie
+        if let cookies = session.cookies, spec.handlesCookies {
+            let own = (spec.headers.isEmpty ? nil : spec.headers.value(for: "Cookie")) ?? defaults.sessionCookie
+            switch (own, cookies.header(for: spec.url)) {
+            case let (own?, stored?): jarCookie = stored + "; " + own
+            case let (own, stored): jarCookie = own ?? stored
+            }
         }
         let description = describeTransfer(of: request, spec: spec, urlString: urlString, hostKey: hostKey, jarCookie: jarCookie,
                                            sendsBodySource: hooks?.sendsBodySource == true, hasHeadHandlers: hasHeadHandlers,

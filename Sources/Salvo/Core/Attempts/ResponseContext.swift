@@ -229,6 +229,25 @@ extension ResponseHead {
         }
     }
 
+    /// The values of every line of one header, in order, for an ASCII `name` (compared
+    /// ignoring case): for a header whose lines cannot be joined, such as `Set-Cookie`.
+    package func values(forHeader name: String) -> [String] {
+        var name = name
+        return name.withUTF8 { wanted -> [String] in
+            var found: [String] = []
+            forEachField { bytes, nameRange, valueRange in
+                guard nameRange.count == wanted.count else { return }
+                var index = 0
+                while index < wanted.count {
+                    if Self.asciiLower(bytes[nameRange.lowerBound + index]) != Self.asciiLower(wanted[index]) { return }
+                    index += 1
+                }
+                found.append(Self.text(bytes, valueRange))
+            }
+            return found
+        }
+    }
+
     /// Whether two names are the same, ignoring ASCII case, as decoded; compared byte by byte
     /// when both are ASCII (the usual case), when decoding changes nothing.
     private static func sameName(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ firstIsASCII: Bool,

@@ -16,8 +16,9 @@ extension Request {
     /// runs faithfully:
     /// - Headers are listed sorted by name, so the text is stable; Alamofire's order follows
     ///   Foundation's dictionaries.
-    /// - Cookies come from the request's own `Cookie` header. Salvo keeps received cookies in
-    ///   libcurl's jar, not in `HTTPCookieStorage`, so that storage is not read.
+    /// - Besides the stored cookies (`-b "a=1;b=2"`, from the configuration's
+    ///   `httpCookieStorage` when `httpShouldSetCookies` is true, as in Alamofire), the
+    ///   request's own `Cookie` header is shown as a `-b` of its own; Alamofire leaves it out.
     /// - Inside double quotes, `\`, `"`, `$` and `` ` `` are escaped; Alamofire escapes only
     ///   `"` (and `\"`), which a shell can misread. For ordinary JSON bodies the text is the same.
     /// - A header with an empty value is written `-H "Name;"`, curl's syntax for sending it
@@ -32,6 +33,10 @@ extension Request {
 
         if let credential = credentialBox.value {
             components.append("-u \(Self.shellWord("\(credential.user):\(credential.password)"))")
+        }
+        if let storage = delegate?.cookies?.storage, request.httpShouldHandleCookies, let stored = storage.cookies(for: url), !stored.isEmpty {
+            let pairs = stored.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
+            components.append("-b \"\(Self.escapedForDoubleQuotes(pairs))\"")
         }
 
         var headers = HTTPHeaders()

@@ -84,6 +84,8 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
     /// Whether the delegate is a subclass, which may override a `urlSession` method: only
     /// then are tasks made for its calls.
     let delegateIsSubclass: Bool
+    /// The configuration's `httpCookieStorage` when `httpShouldSetCookies` is true.
+    let cookies: SessionCookies?
 
     /// Creates a session.
     ///
@@ -159,7 +161,9 @@ open class Session: @unchecked Sendable { // immutable lets of thread-safe value
         }
         options.resourceTimeout = configuration.timeoutIntervalForResource
         options.maximumConnectionsPerHost = configuration.httpMaximumConnectionsPerHost
-        options.cookies = configuration.httpShouldSetCookies
+        // The configuration's cookie storage is the jar (`SessionCookies`), not libcurl's.
+        options.cookies = false
+        cookies = configuration.httpShouldSetCookies ? configuration.httpCookieStorage.map(SessionCookies.init) : nil
         loop = EventLoop(options: options)
         delegate.attach(to: self)
     }
