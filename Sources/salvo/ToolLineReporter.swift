@@ -41,10 +41,12 @@ final class ToolLineReporter: ToolReporter {
         "one connection  \(file.entry.uris.first?.absoluteString ?? "?"): \(reason)"
     }
 
-    /// `done  PATH  BYTES`, `skipped  PATH  BYTES  already complete`, `FAILED URL: REASON` or
-    /// `stopped  URL  partial PATH`.
+    /// `done  PATH  BYTES`, `available  URL` (a dry run), `skipped  PATH  BYTES  already
+    /// complete`, `FAILED URL: REASON` or `stopped  URL  partial PATH`.
     static func line(_ result: BulkDownloader.FileResult) -> String {
         switch result.outcome {
+        case .succeeded where result.filePath == nil:
+            return "available  \(ToolSummary.url(of: result))"
         case .succeeded:
             return "done  \(result.path?.path ?? "?")  \(result.bytes)"
         case let .failed(reason):
