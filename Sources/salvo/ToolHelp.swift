@@ -154,17 +154,18 @@ enum ToolHelp {
       https://example.com/b.tar.gz
 
       A line that does not start with a blank is an entry: one or more URLs of one file
-      (mirrors), separated by TAB; each an absolute http or https URL. Lines starting with a
-      space or TAB are options, name=value, for the entry above: out= (file name, relative
-      to the directory), dir= (directory), checksum=TYPE=HEX (sha-256, sha-1, md5),
-      header=Name: value (repeatable), and as aria2 allows them per entry, over the command
-      line's: user-agent=, http-user=, http-passwd=, all-proxy=, http-proxy=, https-proxy=,
-      no-proxy=, no-netrc=, remote-time=, allow-overwrite= and dry-run= (true or false).
-      Lines starting with '#' are comments; blank lines are skipped; CRLF line ends and a
-      UTF-8 byte order mark are accepted. An option before any entry, an unknown or malformed option, a bad checksum, URL or header stops the run
-      before anything is downloaded, naming the file and line. A list read from standard
-      input or a pipe is checked as it streams: at a bad line no further file starts, the
-      files in flight finish, and salvo exits with 2 naming the line.
+      (mirrors), separated by TAB; each an absolute http or https URL. Lines starting with
+      a space or TAB are options, name=value, for the entry above: out= (file name,
+      relative to the directory), dir= (directory), checksum=TYPE=HEX (sha-256, sha-1,
+      md5), header=Name: value (repeatable), and as aria2 allows them per entry, over the
+      command line's: user-agent=, http-user=, http-passwd=, all-proxy=, http-proxy=,
+      https-proxy=, no-proxy=, no-netrc=, remote-time=, allow-overwrite= and dry-run=
+      (true or false). Lines starting with '#' are comments; blank lines are skipped; CRLF
+      line ends and a UTF-8 byte order mark are accepted. An option before any entry, an
+      unknown or malformed option, a bad checksum, URL or header stops the run before
+      anything is downloaded, naming the file and line. A list read from standard input or
+      a pipe is checked as it streams: at a bad line no further file starts, the files in
+      flight finish, and salvo exits with 2 naming the line.
 
     Exit status:
       0    every file downloaded and verified
