@@ -38,7 +38,7 @@ final class ToolLineReporter: ToolReporter {
 
     /// `one connection  URL: REASON`, for a file `--split` could not cut into ranges.
     static func singleConnectionLine(_ file: BulkDownloader.File, reason: String) -> String {
-        "one connection  \(file.entry.uris.first?.absoluteString ?? "?"): \(reason)"
+        "one connection  \(file.entry.uris.first.map(ToolURLText.shown) ?? "?"): \(reason)"
     }
 
     /// `done  PATH  BYTES`, `available  URL` (a dry run), `skipped  PATH  BYTES  already

@@ -115,4 +115,18 @@ final class SalvoToolCredentialTests: XCTestCase {
         XCTAssertEqual(BulkDownloadFixtures.listing(output), ["with-login"])
         XCTAssertTrue(outcome.standardOutput.contains("FAILED \(try nginx("/private/100k.bin")): HTTP 401"), outcome.standardOutput)
     }
+
+    func testLoginInTheURLIsUsedAndMaskedInEveryOutput() throws {
+        let base = try TestServers.shared.url(.nginx, "/private/small")
+        let url = "http://\(login.user):\(login.password)@127.0.0.1:\(base.port!)/private/small"
+        let manifest = root.appendingPathComponent("manifest.jsonl")
+        let lines = try run(["--manifest", manifest.path, url])
+        XCTAssertEqual(lines.status, 0, lines.standardOutput)
+        let json = try run(["--json", "-o", "again", url])
+        XCTAssertEqual(json.status, 0, json.standardOutput)
+        let manifestText = String(decoding: try Data(contentsOf: manifest), as: UTF8.self)
+        let written = [lines.standardOutput, lines.standardError, json.standardOutput, json.standardError, manifestText].joined(separator: "\n")
+        XCTAssertFalse(written.contains(login.password), written)
+        XCTAssertTrue(manifestText.contains("\(login.user):***@127.0.0.1"), manifestText)
+    }
 }
