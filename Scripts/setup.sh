@@ -37,8 +37,10 @@ STAMP="$VENV/.salvo-setup-stamp"
 #   MUNGE for their authentication) that Tests/Servers/slurm.sh starts in a scratch folder, so
 #   the Slurm array example runs under Slurm itself; slurm-wlm brings slurm-client, and munge
 #   is named because the script runs munged directly.
+# tinyproxy: a real HTTP proxy (CONNECT too) that the bulk tool's proxy tests start on a free
+#   loopback port with a config of their own, reading its log to see what went through it.
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv curl aria2 procps openssl slurm-wlm munge)
+              pkg-config python3 python3-venv curl aria2 procps openssl slurm-wlm munge tinyproxy)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.

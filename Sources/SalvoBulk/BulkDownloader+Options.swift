@@ -68,6 +68,47 @@ extension BulkDownloader {
         /// is a SHA-256 is hashed either way.
         public var recordsSHA256: Bool
 
+        /// A PEM file of CA certificates trusted in addition to the system's (aria2's
+        /// `--ca-certificate`); `nil` for the system's alone.
+        public var caCertificatePath: String?
+        /// Whether servers' certificates are verified (aria2's `--check-certificate`).
+        /// `true` by default.
+        public var checksCertificates = true
+        /// A client certificate in PEM shown to servers that ask for one (aria2's
+        /// `--certificate`).
+        public var clientCertificatePath: String?
+        /// The client certificate's private key, unencrypted PEM (aria2's `--private-key`);
+        /// `nil` when the certificate's file holds it.
+        public var clientKeyPath: String?
+        /// The `User-Agent` of every request whose headers do not name one (aria2's `-U`);
+        /// `nil` for Salvo's.
+        public var userAgent: String?
+        /// The user for HTTP Basic authentication (aria2's `--http-user`), sent with the
+        /// first request to each entry's own origins and never to another host.
+        public var httpUser: String?
+        /// The password that goes with `httpUser` (aria2's `--http-passwd`).
+        public var httpPassword: String?
+        /// Logins by host (aria2's netrc support), sent to their host when no other login
+        /// applies; `nil` for none.
+        public var netrc: BulkNetrc?
+        /// Cookies sent to the hosts they belong to (aria2's `--load-cookies`); `nil` for none.
+        public var cookies: BulkCookieFile?
+        /// Proxies for every request (aria2's `--all-proxy`, `--http-proxy`, `--https-proxy`,
+        /// `--no-proxy`); an entry's own replace them by name.
+        public var proxies = BulkProxySettings()
+        /// The environment's proxies, below every option (`BulkProxySettings.environment`);
+        /// `nil` leaves libcurl to read the variables itself when no option names a proxy.
+        public var proxyEnvironment: BulkProxySettings?
+        /// Whether each file's time is set from the server's `Last-Modified` (aria2's `-R`).
+        /// `false` by default.
+        public var remoteTime = false
+        /// Whether a finished file replaces an existing file of its name instead of taking
+        /// the next free number (aria2's `--allow-overwrite`). `false` by default.
+        public var allowOverwrite = false
+        /// Whether each URL is only checked: its first request's answer is read and nothing
+        /// is written (aria2's `--dry-run`). `false` by default.
+        public var dryRun = false
+
         /// The shortest range a file is cut into when it is fetched in ranges: 64 KiB.
         public static let minimumRangeLength: Int64 = 64 * 1024
 

@@ -25,6 +25,26 @@ public struct BulkEntry: Hashable, Sendable {
     /// not come from a list.
     public var line: Int
 
+    /// The user for HTTP Basic authentication (aria2's `http-user=`), over the run's; sent
+    /// only to the origins of `uris`.
+    public var httpUser: String?
+    /// The password that goes with the user (aria2's `http-passwd=`), over the run's.
+    public var httpPassword: String?
+    /// Proxies over the run's, each set value replacing the run's of the same name (aria2's
+    /// `all-proxy=`, `http-proxy=`, `https-proxy=`, `no-proxy=`).
+    public var proxies = BulkProxySettings()
+    /// Whether the run's netrc logins apply (aria2's `no-netrc=` inverted); `nil` for yes.
+    public var usesNetrc: Bool?
+    /// Whether the file takes the server's `Last-Modified` as its time (aria2's
+    /// `remote-time=`); `nil` for the run's choice.
+    public var remoteTime: Bool?
+    /// Whether an existing file of the same name is replaced (aria2's `allow-overwrite=`);
+    /// `nil` for the run's choice.
+    public var allowOverwrite: Bool?
+    /// Whether the URL is only checked, nothing written (aria2's `dry-run=`); `nil` for the
+    /// run's choice.
+    public var dryRun: Bool?
+
     /// Creates an entry.
     ///
     /// - Parameters:

@@ -42,6 +42,7 @@ final class BulkFetch: TransferOwner, Sendable {
     }
 
     private let transport: BulkTransport
+    private let policy: BulkRequestPolicy?
     private let makeSink: SinkMaker
     private let completion: @Sendable (Ending) -> Void
     private let state: Mutex<State>
@@ -50,9 +51,11 @@ final class BulkFetch: TransferOwner, Sendable {
     /// `completion` once: on the loop thread (on the transport's delivery queue if the loop
     /// was shutting down), or on the thread that cancels the fetch before it starts. The
     /// completion must not block: it holds every other transfer of the run.
-    init(transport: BulkTransport, headers: HTTPHeaders, makeSink: @escaping SinkMaker,
+    /// `policy`, when given, adds the login, cookies and proxy of each URL sent.
+    init(transport: BulkTransport, headers: HTTPHeaders, policy: BulkRequestPolicy? = nil, makeSink: @escaping SinkMaker,
          completion: @escaping @Sendable (Ending) -> Void) {
         self.transport = transport
+        self.policy = policy
         self.makeSink = makeSink
         self.completion = completion
         state = Mutex(State(headers: headers))
@@ -97,12 +100,17 @@ final class BulkFetch: TransferOwner, Sendable {
         // The caller's Cookie joins the cookie jar's on one line (CURLOPT_COOKIE), as RFC 6265
         // asks: as a header line of its own, libcurl would send the jar's beside it.
         var listed = headers
-        let cookie = headers.value(for: "Cookie")
+        var cookie = headers.value(for: "Cookie")
         if cookie != nil { listed.remove(name: "Cookie") }
+        let additions = policy?.additions(for: url, hostKey: hostKey, hasAuthorization: headers.value(for: "Authorization") != nil)
+        if let authorization = additions?.authorization { listed.update(name: "Authorization", value: authorization) }
+        if let fromFile = additions?.cookie { cookie = cookie.map { $0 + "; " + fromFile } ?? fromFile }
         let description = TransferDescription(url: url, hostKey: hostKey, method: "GET",
                                               headers: transport.headerList(listed), body: nil,
                                               idleTimeout: transport.idleTimeout, verboseLogger: nil, priorKnowledge: false)
         if let cookie { description.cookieHeader = cookie }
+        description.proxy = additions?.proxy
+        description.noProxy = additions?.noProxy
         let makeSink = makeSink
         let loop = transport.loop
         description.makeSink = { transfer in

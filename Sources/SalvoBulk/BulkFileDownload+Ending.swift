@@ -73,9 +73,11 @@ extension BulkFileDownload {
         var partPath = partPath
         var finalPath = finalPath
         while true {
-            let code = directoryLock.run { DownloadedFileMove.renameIfAbsent(partPath, to: finalPath) }
+            let code = directoryLock.run { overwrites ? (rename(partPath, finalPath) == 0 ? 0 : errno)
+                : DownloadedFileMove.renameIfAbsent(partPath, to: finalPath) }
             if code == 0 {
                 removeSidecar(of: partPath)
+                if file.entry.remoteTime ?? options.remoteTime { applyRemoteTime(to: finalPath) }
                 return .success(finalPath)
             }
             guard code == EEXIST, let base = state.withLock({ $0.baseName }) else {

@@ -14,7 +14,7 @@ extension BulkFileDownload {
         let budget = budget
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<BulkFetch.Ending, Never>) in
-                let fetch = BulkFetch(transport: transport, headers: headers, makeSink: { wake in
+                let fetch = BulkFetch(transport: transport, headers: headers, policy: requestPolicy, makeSink: { wake in
                     PacedBodySink(pay: budget?.pay, wake: wake, onHead: judge, consume)
                 }, completion: { ending in
                     control.ended()

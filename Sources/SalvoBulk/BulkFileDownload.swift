@@ -120,6 +120,10 @@ final class BulkFileDownload: Sendable {
     /// Claims this file's names in its directory, for its URIs (made once: a claim can run on
     /// the loop thread, as a response's head is judged).
     let claimer: BulkPartClaimer
+    /// The login, cookies and proxy each request adds; `nil` when none applies.
+    let requestPolicy: BulkRequestPolicy?
+    /// Whether the finished file replaces one of the same name (`allowOverwrite`).
+    let overwrites: Bool
 
     /// - Parameter runDirectoryPath: `options.outputDirectory.path`, which the run works out
     ///   once (Foundation's `path` decodes the URL anew each time).
@@ -143,7 +147,10 @@ final class BulkFileDownload: Sendable {
             directoryPath = runDirectoryPath
         }
         claimer = BulkPartClaimer(directoryPath: directoryPath, owner: file.entry.uris.first?.absoluteString ?? "",
-                                  owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock)
+                                  owners: Set(file.entry.uris.map(\.absoluteString)), claims: claims, directoryLock: directoryLock,
+                                  replacesFinished: file.entry.allowOverwrite ?? options.allowOverwrite)
+        requestPolicy = BulkRequestPolicy.make(options: options, entry: file.entry)
+        overwrites = file.entry.allowOverwrite ?? options.allowOverwrite
         writer = BulkPartWriter(checksum: file.entry.checksum?.algorithm, recordsSHA256: options.recordsSHA256,
                                 flushes: options.flushesFiles)
     }
@@ -168,6 +175,8 @@ final class BulkFileDownload: Sendable {
     private func attempts() async -> BulkDownloader.FileResult {
         let started = ContinuousClock.now
         onEvent(.started(file))
+        // Before `prepare`, which makes the directory: a dry run writes nothing at all.
+        if file.entry.dryRun ?? options.dryRun { return await check(since: started) }
         var attempts = 0
         var lastURI: URL?
         let directory: URL

@@ -16,7 +16,7 @@ public struct BulkInputError: Error, Equatable, Sendable, CustomStringConvertibl
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
         /// An option line (indented) before any URI line it could apply to.
         case optionBeforeEntry(name: String)
-        /// An option this reader does not know (only `out`, `dir`, `checksum` and `header` are).
+        /// An option this reader does not know (`BulkInputReader.optionNames` are known).
         case unknownOption(name: String)
         /// An indented line that is not `name=value`.
         case malformedOption(text: String)
@@ -29,6 +29,9 @@ public struct BulkInputError: Error, Equatable, Sendable, CustomStringConvertibl
         /// An `out=` name that is empty, absolute or climbs out of the directory, or a `dir=`
         /// that is empty or holds control characters.
         case invalidPath(message: String)
+        /// Another option's value that cannot be used: a proxy, a `true`/`false` or a
+        /// `User-Agent`; the message names the option.
+        case invalidValue(message: String)
         /// A line that is not UTF-8.
         case notUTF8
         /// A line longer than the reader holds (`BulkInputReader.maximumLineLength` bytes).
@@ -42,10 +45,11 @@ public struct BulkInputError: Error, Equatable, Sendable, CustomStringConvertibl
         public var description: String {
             switch self {
             case let .optionBeforeEntry(name): return "option '\(name)' comes before any URI line"
-            case let .unknownOption(name): return "unknown option '\(name)' (known: out, dir, checksum, header)"
+            case let .unknownOption(name):
+                return "unknown option '\(name)' (known: \(BulkInputReader.optionNames.joined(separator: ", ")))"
             case let .malformedOption(text): return "option line '\(text)' is not name=value"
             case let .invalidURI(message), let .invalidChecksum(message), let .invalidHeader(message),
-                 let .invalidPath(message):
+                 let .invalidPath(message), let .invalidValue(message):
                 return message
             case .notUTF8: return "line is not valid UTF-8"
             case let .lineTooLong(limit): return "line is longer than \(limit) bytes"

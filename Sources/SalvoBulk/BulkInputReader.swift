@@ -15,8 +15,11 @@ import Salvo
 ///   (mirrors), separated by TAB. Each must be an absolute `http` or `https` URL.
 /// - A line that starts with a space or a TAB is an option, `name=value`, for the entry above
 ///   it: `out=NAME` (the file name, relative to the directory), `dir=DIR`,
-///   `checksum=TYPE=HEX` (`sha-256`, `sha-1` or `md5`) and `header=Name: value` (repeatable).
-///   A later `out`, `dir` or `checksum` replaces an earlier one, as in aria2, and so does a
+///   `checksum=TYPE=HEX` (`sha-256`, `sha-1` or `md5`) and `header=Name: value` (repeatable);
+///   and, as aria2 allows them per entry, `user-agent=`, `http-user=`, `http-passwd=`,
+///   `all-proxy=`, `http-proxy=`, `https-proxy=`, `no-proxy=` and the `true`/`false` options
+///   `no-netrc=`, `remote-time=`, `allow-overwrite=` and `dry-run=`.
+///   A later option replaces an earlier one of the same name, as in aria2, and so does a
 ///   later header of the same name (case-insensitive), as in `HTTPHeaders`.
 /// - A line starting with `#` (after any blanks) is a comment; blank lines are skipped.
 /// - Lines end in LF or CRLF; the last may have no end. A UTF-8 byte order mark at the start
@@ -183,6 +186,12 @@ public final class BulkInputReader {
         return BulkEntry(uris: uris, line: lineNumber)
     }
 
+    /// The option lines an entry may have, aria2's names for them.
+    public static let optionNames = [
+        "out", "dir", "checksum", "header", "user-agent", "http-user", "http-passwd", "all-proxy", "http-proxy", "https-proxy",
+        "no-proxy", "no-netrc", "remote-time", "allow-overwrite", "dry-run",
+    ]
+
     private func applyOption(_ content: String) throws(BulkInputError) {
         guard let equals = content.firstIndex(of: "=") else {
             throw BulkInputError(line: lineNumber, reason: .malformedOption(text: content))
@@ -197,6 +206,7 @@ public final class BulkInputReader {
         case "out", "dir": reason = BulkInputError.Reason.invalidPath
         case "checksum": reason = BulkInputError.Reason.invalidChecksum
         case "header": reason = BulkInputError.Reason.invalidHeader
+        case _ where Self.optionNames.contains(name): reason = BulkInputError.Reason.invalidValue
         default: throw BulkInputError(line: lineNumber, reason: .unknownOption(name: name))
         }
         // The entry leaves `pending` while it changes, so its arrays are not copied.
@@ -211,8 +221,31 @@ public final class BulkInputReader {
                 entry.directory = value
             case "checksum":
                 entry.checksum = try BulkChecksum(parsing: value)
-            default:
+            case "header":
                 entry.headers.add(try BulkHeaderLine.parse(value))
+            case "user-agent":
+                entry.headers.update(try BulkHeaderLine.parse("User-Agent: " + value))
+            case "http-user":
+                entry.httpUser = value
+            case "http-passwd":
+                entry.httpPassword = value
+            case "all-proxy", "http-proxy", "https-proxy":
+                try BulkProxySettings.validate(value, for: name)
+                switch name {
+                case "all-proxy": entry.proxies.allProxy = value
+                case "http-proxy": entry.proxies.httpProxy = value
+                default: entry.proxies.httpsProxy = value
+                }
+            case "no-proxy":
+                entry.proxies.noProxy = value
+            case "no-netrc":
+                entry.usesNetrc = !(try BulkToolArguments.boolean(value, for: name))
+            case "remote-time":
+                entry.remoteTime = try BulkToolArguments.boolean(value, for: name)
+            case "allow-overwrite":
+                entry.allowOverwrite = try BulkToolArguments.boolean(value, for: name)
+            default:
+                entry.dryRun = try BulkToolArguments.boolean(value, for: name)
             }
         } catch {
             throw BulkInputError(line: lineNumber, reason: reason(error.message))

@@ -50,6 +50,9 @@ struct BulkPartClaimer: Sendable {
     let owners: Set<String>
     let claims: BulkNameClaims
     let directoryLock: BulkDirectoryLock
+    /// Whether a regular file under a name leaves the name free: the finished file will
+    /// replace it (`allowOverwrite`). Names this run gave out are still taken.
+    var replacesFinished = false
 
     /// Claims `base`, or the first numbered variant of it (`a (1).txt`, …) that no process
     /// holds and no finished file has, creating and locking its partial file. A partial file
@@ -108,7 +111,7 @@ struct BulkPartClaimer: Sendable {
         let path = directoryPath + "/" + candidate
         let partPath = path + ".part"
         while true {
-            if Self.exists(path) { return nil }
+            if isTaken(path) { return nil }
             let created = createLocked(partPath)
             guard let (descriptor, recorded) = created else {
                 let code = errno
@@ -120,7 +123,7 @@ struct BulkPartClaimer: Sendable {
             }
             // The finished file may have appeared after the check above, from an owner of this
             // name that renamed it into place before the partial name was free again.
-            if Self.exists(path) {
+            if isTaken(path) {
                 directoryLock.run { _ = unlink(partPath) }
                 close(descriptor)
                 return nil
@@ -208,6 +211,14 @@ struct BulkPartClaimer: Sendable {
               owners.contains(recorded) else { return nil }
         keep = true
         return BulkPartClaim(name: candidate, base: base, kind: .abandoned, descriptor: descriptor, sidecarMayExist: true)
+    }
+
+    /// Whether `path` is not free for a finished file: anything has the name, unless it is a
+    /// regular file that `replacesFinished` lets the finished file replace.
+    private func isTaken(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return !(replacesFinished && (info.st_mode & S_IFMT) == S_IFREG)
     }
 
     /// Whether anything (a file, a folder, a link) has the name `path`.

@@ -4,7 +4,8 @@ import Salvo
 /// The `salvo` tool's command line, parsed: what to fetch and how, with aria2's option names.
 ///
 /// Options may be written `--name=value` or `--name value`; short ones `-j 4` or `-j4`, and
-/// flags may be grouped (`-cq`). `--` ends the options: every later argument is a URL.
+/// flags may be grouped (`-cq`). aria2's `[true|false]` options are on when named alone
+/// (`--dry-run`, `-R`) and take `true` or `false` only after `=` (`--check-certificate=false`). `--` ends the options: every later argument is a URL.
 /// Parsing touches no file and no network, so every usage error is found before anything
 /// starts.
 public struct BulkToolArguments: Equatable, Sendable {
@@ -63,6 +64,34 @@ public struct BulkToolArguments: Equatable, Sendable {
     public var shard: BulkShard?
     /// Whether progress and notices are kept off the terminal (`-q`).
     public var quiet = false
+    /// A PEM file of CA certificates trusted beside the system's (`--ca-certificate`).
+    public var caCertificate: String?
+    /// Whether servers' certificates are verified (`--check-certificate`). `true` by default.
+    public var checkCertificate = true
+    /// The client certificate, PEM (`--certificate`).
+    public var certificate: String?
+    /// The client certificate's private key, PEM (`--private-key`).
+    public var privateKey: String?
+    /// The proxies (`--all-proxy`, `--http-proxy`, `--https-proxy`, `--no-proxy`).
+    public var proxies = BulkProxySettings()
+    /// The user for HTTP Basic authentication (`--http-user`).
+    public var httpUser: String?
+    /// Its password (`--http-passwd`).
+    public var httpPassword: String?
+    /// The netrc file (`--netrc-path`); `nil` for `$HOME/.netrc`.
+    public var netrcPath: String?
+    /// Whether netrc logins are off (`-n`, `--no-netrc`).
+    public var noNetrc = false
+    /// The Netscape-format cookie file (`--load-cookies`).
+    public var loadCookies: String?
+    /// The `User-Agent` (`-U`, `--user-agent`).
+    public var userAgent: String?
+    /// Whether files take the server's `Last-Modified` as their time (`-R`, `--remote-time`).
+    public var remoteTime = false
+    /// Whether URLs are only checked, nothing written (`--dry-run`).
+    public var dryRun = false
+    /// Whether a finished file replaces an existing one of its name (`--allow-overwrite`).
+    public var allowOverwrite = false
 
     /// The defaults, downloading nothing.
     public init() {}
@@ -100,7 +129,9 @@ public struct BulkToolArguments: Equatable, Sendable {
                 let inline = equals.map { String(body[body.index(after: $0)...]) }
                 let spelling = "--" + name
                 guard let option = Option.long[name] else { throw BulkUsageError("unknown option '\(spelling)'") }
-                if option.takesValue {
+                if option.isBoolean {
+                    try apply(option, spelling: spelling, value: inline ?? "true", environment: environment)
+                } else if option.takesValue {
                     try apply(option, spelling: spelling, value: try value(for: spelling, inline: inline), environment: environment)
                 } else {
                     guard inline == nil else { throw BulkUsageError("option '\(spelling)' takes no value") }
@@ -111,7 +142,9 @@ public struct BulkToolArguments: Equatable, Sendable {
                 while let letter = letters.popFirst() {
                     let spelling = "-\(letter)"
                     guard let option = Option.short[letter] else { throw BulkUsageError("unknown option '\(spelling)'") }
-                    if option.takesValue {
+                    if option.isBoolean {
+                        try apply(option, spelling: spelling, value: "true", environment: environment)
+                    } else if option.takesValue {
                         let attached = letters.isEmpty ? nil : String(letters)
                         letters = ""
                         try apply(option, spelling: spelling, value: try value(for: spelling, inline: attached), environment: environment)
@@ -193,6 +226,44 @@ public struct BulkToolArguments: Equatable, Sendable {
                 shard = try BulkShard(parsing: value, environment: environment)
             case .quiet:
                 quiet = true
+            case .caCertificate:
+                caCertificate = try Self.fileName(value, for: spelling)
+            case .checkCertificate:
+                checkCertificate = try Self.boolean(value, for: spelling)
+            case .certificate:
+                certificate = try Self.fileName(value, for: spelling)
+            case .privateKey:
+                privateKey = try Self.fileName(value, for: spelling)
+            case .allProxy:
+                try BulkProxySettings.validate(value, for: spelling)
+                proxies.allProxy = value
+            case .httpProxy:
+                try BulkProxySettings.validate(value, for: spelling)
+                proxies.httpProxy = value
+            case .httpsProxy:
+                try BulkProxySettings.validate(value, for: spelling)
+                proxies.httpsProxy = value
+            case .noProxy:
+                proxies.noProxy = value
+            case .httpUser:
+                httpUser = value
+            case .httpPasswd:
+                httpPassword = value
+            case .netrcPath:
+                netrcPath = try Self.fileName(value, for: spelling)
+            case .noNetrc:
+                noNetrc = try Self.boolean(value, for: spelling)
+            case .loadCookies:
+                loadCookies = try Self.fileName(value, for: spelling)
+            case .userAgent:
+                guard WireCheck.isFieldValue(value) else { throw BulkValueError("option '\(spelling)' has a value with CR, LF or NUL") }
+                userAgent = value
+            case .remoteTime:
+                remoteTime = try Self.boolean(value, for: spelling)
+            case .dryRun:
+                dryRun = try Self.boolean(value, for: spelling)
+            case .allowOverwrite:
+                allowOverwrite = try Self.boolean(value, for: spelling)
             case .help:
                 action = .help
             case .version:
@@ -201,6 +272,20 @@ public struct BulkToolArguments: Equatable, Sendable {
         } catch {
             throw BulkUsageError(error.message)
         }
+    }
+
+    /// aria2's `true` or `false`, and nothing else.
+    static func boolean(_ text: String, for spelling: String) throws(BulkValueError) -> Bool {
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw BulkValueError("option '\(spelling)' takes true or false, not '\(text)'")
+        }
+    }
+
+    private static func fileName(_ text: String, for spelling: String) throws(BulkValueError) -> String {
+        guard !text.isEmpty else { throw BulkValueError("option '\(spelling)' needs a file name") }
+        return text
     }
 
     /// Decimal digits only, so `+4`, `0x10` and `4.0` are refused rather than guessed at.
@@ -235,6 +320,8 @@ public struct BulkToolArguments: Equatable, Sendable {
         case inputFile, directory, out, maxConcurrentDownloads, maxConnectionsPerServer, split, continuePartial
         case checksum, maxTries, retryWait, timeout, connectTimeout, maxDownloadLimit, maxOverallDownloadLimit
         case header, json, manifest, shard, quiet, help, version, noFsync
+        case caCertificate, checkCertificate, certificate, privateKey, allProxy, httpProxy, httpsProxy, noProxy
+        case httpUser, httpPasswd, netrcPath, noNetrc, loadCookies, userAgent, remoteTime, dryRun, allowOverwrite
 
         var longName: String {
             switch self {
@@ -260,6 +347,23 @@ public struct BulkToolArguments: Equatable, Sendable {
             case .help: return "help"
             case .version: return "version"
             case .noFsync: return "no-fsync"
+            case .caCertificate: return "ca-certificate"
+            case .checkCertificate: return "check-certificate"
+            case .certificate: return "certificate"
+            case .privateKey: return "private-key"
+            case .allProxy: return "all-proxy"
+            case .httpProxy: return "http-proxy"
+            case .httpsProxy: return "https-proxy"
+            case .noProxy: return "no-proxy"
+            case .httpUser: return "http-user"
+            case .httpPasswd: return "http-passwd"
+            case .netrcPath: return "netrc-path"
+            case .noNetrc: return "no-netrc"
+            case .loadCookies: return "load-cookies"
+            case .userAgent: return "user-agent"
+            case .remoteTime: return "remote-time"
+            case .dryRun: return "dry-run"
+            case .allowOverwrite: return "allow-overwrite"
             }
         }
 
@@ -273,6 +377,9 @@ public struct BulkToolArguments: Equatable, Sendable {
             case .split: return "s"
             case .continuePartial: return "c"
             case .quiet: return "q"
+            case .noNetrc: return "n"
+            case .userAgent: return "U"
+            case .remoteTime: return "R"
             default: return nil
             }
         }
@@ -281,6 +388,14 @@ public struct BulkToolArguments: Equatable, Sendable {
             switch self {
             case .continuePartial, .json, .quiet, .help, .version, .noFsync: return false
             default: return true
+            }
+        }
+
+        /// aria2's `[true|false]` options: on when named alone.
+        var isBoolean: Bool {
+            switch self {
+            case .checkCertificate, .noNetrc, .remoteTime, .dryRun, .allowOverwrite: return true
+            default: return false
             }
         }
 

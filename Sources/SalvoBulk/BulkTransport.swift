@@ -34,9 +34,17 @@ package final class BulkTransport: Sendable {
         engine.receiveBufferSize = 100 * 1024
         engine.maximumReceiveRate = options.maximumRatePerRequest
         if !EngineOptions.environmentNamesAProxy() { engine.proxy = "" }
+        if let caCertificate = options.caCertificatePath {
+            // Added to the system's anchors, as aria2 adds its file to those it loads.
+            engine.caBundlePath = caCertificate
+            engine.caDirectoryPath = TLSTrustStore.libcurlDefaults?.directory
+        }
+        engine.validatesCertificates = options.checksCertificates
+        engine.clientCertificatePath = options.clientCertificatePath
+        engine.clientKeyPath = options.clientKeyPath
         loop = EventLoop(options: engine)
         idleTimeout = options.timeout
-        userAgentLine = "User-Agent: \(HTTPHeader.defaultUserAgent.value)"
+        userAgentLine = "User-Agent: \(options.userAgent ?? HTTPHeader.defaultUserAgent.value)"
     }
 
     deinit {

@@ -170,6 +170,13 @@ extension CurlEasy {
             set(CURLOPT_PROXY, string: proxy)
         }
         if let noProxy = options.noProxy { set(CURLOPT_NOPROXY, string: noProxy) }
+        if let proxy = transfer.proxy { set(CURLOPT_PROXY, string: proxy) }
+        if let noProxy = transfer.noProxy { set(CURLOPT_NOPROXY, string: noProxy) }
+        if let certificate = options.clientCertificatePath {
+            set(CURLOPT_SSLCERT, string: certificate)
+            set(CURLOPT_SSLCERTTYPE, string: "PEM")
+        }
+        if let key = options.clientKeyPath { set(CURLOPT_SSLKEY, string: key) }
         if let trustStore {
             CurlCheck.easy(CURLcode(UInt32(salvo_tls_use_store(handle, trustStore))), "curl_easy_setopt", CURLOPT_SSL_CTX_FUNCTION.rawValue)
         } else if let caBundle = options.caBundlePath {
@@ -218,6 +225,7 @@ extension CurlEasy {
               transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.hostProbe != .streamProbe,
               transfer.usesCookies,
               transfer.cookieHeader == nil,
+              transfer.proxy == nil, transfer.noProxy == nil,
               transfer.resourceTimeout == nil, transfer.trust == nil else { return nil }
         // A stream's sink pauses the transfer when its consumer lags: those always reset.
         let toFile = transfer.fileSink != nil

@@ -21,6 +21,14 @@ package struct EngineOptions: Sendable {
     /// libcurl's `CURLOPT_NOPROXY`: hosts reached without the proxy.
     package var noProxy: String?
     package var caBundlePath: String?
+    /// A hashed CA directory trusted beside `caBundlePath` (libcurl's `CURLOPT_CAPATH`): the
+    /// system's, for a bundle that adds to the system's anchors rather than replacing them.
+    package var caDirectoryPath: String?
+    /// A client certificate in PEM (`CURLOPT_SSLCERT`), shown to servers that ask for one.
+    package var clientCertificatePath: String?
+    /// The client certificate's private key in PEM (`CURLOPT_SSLKEY`); `nil` when the
+    /// certificate's file holds it.
+    package var clientKeyPath: String?
     package var validatesCertificates = true
     package var decompressesResponses = true
     package var receiveBufferSize = 0

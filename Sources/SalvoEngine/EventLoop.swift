@@ -109,7 +109,7 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         cookieShare = options.cookies ? Self.makeShare(cookies: true) : nil
         sessionShare = Self.makeShare(cookies: false)
         if options.validatesCertificates {
-            trustSource = options.caBundlePath.map { TLSTrustStore.Source(file: $0, directory: nil) } ?? TLSTrustStore.libcurlDefaults
+            trustSource = options.caBundlePath.map { TLSTrustStore.Source(file: $0, directory: options.caDirectoryPath) } ?? TLSTrustStore.libcurlDefaults
         } else {
             trustSource = nil
         }

@@ -114,6 +114,8 @@ package final class Transfer: HostQueueMember, @unchecked Sendable { // one thre
     package var cookieHeader: String? { given.cookieHeader }
     package var resourceTimeout: TimeInterval? { given.resourceTimeout }
     package var trust: TLSTrust? { given.trust }
+    package var proxy: String? { given.proxy }
+    package var noProxy: String? { given.noProxy }
     package var bodySource: BodySource? { given.bodySource }
     package var progress: TransferProgress? { given.progress }
     /// A download's file or a stream's consumer: when set, the body goes there instead of

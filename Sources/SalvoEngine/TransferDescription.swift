@@ -52,6 +52,10 @@ package final class TransferDescription: @unchecked Sendable { // filled in by t
     @exclusivity(unchecked) package var progress: TransferProgress?
     /// Certificate checks other than the session's, from server trust evaluation.
     @exclusivity(unchecked) package var trust: TLSTrust?
+    /// This transfer's `CURLOPT_PROXY` over the session's ("" for none); `nil` keeps the session's.
+    @exclusivity(unchecked) package var proxy: String?
+    /// This transfer's `CURLOPT_NOPROXY` over the session's; `nil` keeps the session's.
+    @exclusivity(unchecked) package var noProxy: String?
 
     package init(url: String, hostKey: Substring, method: String, headers: CurlHeaderList, body: Data?,
                  idleTimeout: TimeInterval, verboseLogger: (@Sendable (String) -> Void)?, priorKnowledge: Bool) {

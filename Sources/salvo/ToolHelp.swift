@@ -30,6 +30,14 @@ enum ToolHelp {
                                 disk (fsync), as curl and aria2 do: faster, and still safe
                                 if salvo is killed, but a power cut may then leave a final
                                 name on data the disk never received
+          --allow-overwrite[=true|false]  replace an existing file of the same name instead
+                                of taking the next free number (a name another file of this
+                                run took is still numbered)
+      -R, --remote-time[=true|false]  give each file the server's Last-Modified as its time
+          --dry-run[=true|false]  only check each URL: send its GET, read the answer's head,
+                                drop the body; nothing is written, no directory made. A URL
+                                that answers 2xx prints 'available  URL'; the exit status is
+                                0 when every URL is there, 1 otherwise
 
     Connections:
       -j, --max-concurrent-downloads N   files in flight at once (default 16; 1-10000)
@@ -48,6 +56,46 @@ enum ToolHelp {
                                 With -s N, each range of a file gets RATE/N. The overall
                                 limit is shared by every transfer of the run: one that would
                                 exceed it waits.
+
+    TLS:
+          --ca-certificate FILE PEM file of CA certificates to trust IN ADDITION to the
+                                system's (as aria2 with OpenSSL adds them)
+          --check-certificate[=true|false]  verify servers' certificates (default true)
+          --certificate FILE    client certificate (PEM), for servers that ask for one
+          --private-key FILE    its private key (unencrypted PEM), unless FILE above holds it
+
+    Proxies:
+          --all-proxy PROXY     proxy for every URL without a proxy of its scheme
+          --http-proxy PROXY    proxy for http URLs
+          --https-proxy PROXY   proxy for https URLs (reached with CONNECT, end to end TLS)
+                                PROXY is [http://][USER:PASSWORD@]HOST[:PORT] (port 1080 when
+                                none is given, as curl); '' means no proxy and overrides the
+                                environment. https://, socks4://, socks4a://, socks5:// and
+                                socks5h:// proxies work as in curl.
+          --no-proxy LIST       comma-separated hosts, domains (example.com also matches
+                                www.example.com) and addresses (with /BITS) reached directly;
+                                '*' for all
+                                Without these options, the environment is read as curl reads
+                                it: http_proxy (lower case only), https_proxy or HTTPS_PROXY,
+                                all_proxy or ALL_PROXY, no_proxy or NO_PROXY. Any option wins
+                                over every variable (--all-proxy over http_proxy too).
+
+    Logins and cookies:
+          --http-user USER      user for HTTP Basic authentication, sent with each request to
+                                the origins (scheme, host, port) of the entry's own URLs, never
+                                to another host a redirect leads to
+          --http-passwd PASSWD  its password
+          --netrc-path FILE     netrc file of logins by host (default: $HOME/.netrc, read when
+                                it exists); a host's login goes only to that host, and only
+                                when no --http-user applies. Its 'default' entry is ignored,
+                                as aria2 does for HTTP; its permissions are not checked.
+      -n, --no-netrc[=true|false]  read no netrc file
+          --load-cookies FILE   cookies in the Netscape/Mozilla format (curl -c, browser
+                                exports): each sent to the hosts and paths it belongs to,
+                                secure ones over https only, expired ones never
+      -U, --user-agent UA       the User-Agent header (a --header or header= one still wins)
+                                Passwords appear nowhere salvo writes: not in the display,
+                                the JSON events, the manifest or error messages.
 
     Retries and timeouts:
           --max-tries N         attempts per file, the first included (default 5; 0 = no limit)
@@ -87,7 +135,8 @@ enum ToolHelp {
       Ctrl-C exits with 130 at once.
 
     Options take their value as '--opt=value', '--opt value', '-j4' or '-j 4'. Flags may be
-    grouped ('-cq'). '--' ends the options: every later argument is a URL.
+    grouped ('-cq'). '--' ends the options: every later argument is a URL. A [true|false]
+    option named alone is true; it takes a value only after '=' ('--check-certificate=false').
 
     File names:
       -o and out= name a file inside the output directory; a name that is absolute or
@@ -105,15 +154,18 @@ enum ToolHelp {
       https://example.com/b.tar.gz
 
       A line that does not start with a blank is an entry: one or more URLs of one file
-      (mirrors), separated by TAB; each an absolute http or https URL. Lines starting with a
-      space or TAB are options, name=value, for the entry above: out= (file name, relative
-      to the directory), dir= (directory), checksum=TYPE=HEX (sha-256, sha-1, md5) and
-      header=Name: value (repeatable). Lines starting with '#' are comments; blank lines are
-      skipped; CRLF line ends and a UTF-8 byte order mark are accepted. An option before any
-      entry, an unknown or malformed option, a bad checksum, URL or header stops the run
-      before anything is downloaded, naming the file and line. A list read from standard
-      input or a pipe is checked as it streams: at a bad line no further file starts, the
-      files in flight finish, and salvo exits with 2 naming the line.
+      (mirrors), separated by TAB; each an absolute http or https URL. Lines starting with
+      a space or TAB are options, name=value, for the entry above: out= (file name,
+      relative to the directory), dir= (directory), checksum=TYPE=HEX (sha-256, sha-1,
+      md5), header=Name: value (repeatable), and as aria2 allows them per entry, over the
+      command line's: user-agent=, http-user=, http-passwd=, all-proxy=, http-proxy=,
+      https-proxy=, no-proxy=, no-netrc=, remote-time=, allow-overwrite= and dry-run=
+      (true or false). Lines starting with '#' are comments; blank lines are skipped; CRLF
+      line ends and a UTF-8 byte order mark are accepted. An option before any entry, an
+      unknown or malformed option, a bad checksum, URL or header stops the run before
+      anything is downloaded, naming the file and line. A list read from standard input or
+      a pipe is checked as it streams: at a bad line no further file starts, the files in
+      flight finish, and salvo exits with 2 naming the line.
 
     Exit status:
       0    every file downloaded and verified

@@ -66,7 +66,7 @@ final class ToolJSONReporter: ToolReporter {
     private static func fileLine(_ event: String, _ file: BulkDownloader.File) -> ToolJSONLine {
         var line = ToolJSONLine(event: event)
         line.add("index", file.index)
-        line.add("url", file.entry.uris.first?.absoluteString)
+        line.add("url", file.entry.uris.first.map(ToolURLText.shown))
         return line
     }
 

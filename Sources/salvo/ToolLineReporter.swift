@@ -38,13 +38,15 @@ final class ToolLineReporter: ToolReporter {
 
     /// `one connection  URL: REASON`, for a file `--split` could not cut into ranges.
     static func singleConnectionLine(_ file: BulkDownloader.File, reason: String) -> String {
-        "one connection  \(file.entry.uris.first?.absoluteString ?? "?"): \(reason)"
+        "one connection  \(file.entry.uris.first.map(ToolURLText.shown) ?? "?"): \(reason)"
     }
 
-    /// `done  PATH  BYTES`, `skipped  PATH  BYTES  already complete`, `FAILED URL: REASON` or
-    /// `stopped  URL  partial PATH`.
+    /// `done  PATH  BYTES`, `available  URL` (a dry run), `skipped  PATH  BYTES  already
+    /// complete`, `FAILED URL: REASON` or `stopped  URL  partial PATH`.
     static func line(_ result: BulkDownloader.FileResult) -> String {
         switch result.outcome {
+        case .succeeded where result.filePath == nil:
+            return "available  \(ToolSummary.url(of: result))"
         case .succeeded:
             return "done  \(result.path?.path ?? "?")  \(result.bytes)"
         case let .failed(reason):

@@ -22,6 +22,14 @@ struct ToolRun {
             ToolOutput.message(error.message)
             return .usage
         }
+        let options: BulkDownloader.Options
+        do {
+            options = try ToolDownloadSettings.options(arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            ToolOutput.message(error.message)
+            return .usage
+        }
+
         let manifest: ToolManifest?
         do {
             manifest = try arguments.manifest.map { path throws(ToolManifestError) in try ToolManifest(path: path) }
@@ -31,7 +39,7 @@ struct ToolRun {
         }
 
         let reporter = makeReporter(source: source)
-        let downloader = BulkDownloader(options: ToolDownloadSettings.options(arguments))
+        let downloader = BulkDownloader(options: options)
         let task = Task {
             await downloader.run(next: { try source.next() }) { event in
                 reporter.handle(event)

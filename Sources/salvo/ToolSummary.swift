@@ -20,7 +20,7 @@ struct ToolSummary {
 
     /// The URL the file was last tried from, else its first.
     static func url(of result: BulkDownloader.FileResult) -> String {
-        (result.url ?? result.file.entry.uris.first)?.absoluteString ?? "?"
+        (result.url ?? result.file.entry.uris.first).map(ToolURLText.shown) ?? "?"
     }
 
     /// The totals line, then one line per failure.

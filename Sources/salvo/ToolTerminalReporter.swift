@@ -160,6 +160,6 @@ final class ToolTerminalReporter: ToolReporter {
         if let name = file.entry.outputName { return name }
         guard let url = file.entry.uris.first else { return "?" }
         let last = url.lastPathComponent
-        return last.isEmpty || last == "/" ? url.absoluteString : last
+        return last.isEmpty || last == "/" ? ToolURLText.shown(url) : last
     }
 }

@@ -118,7 +118,9 @@ final class SalvoCommandLineTests: XCTestCase {
         let outcome = try run(["-i", list.path])
         XCTAssertEqual(outcome.status, 2)
         XCTAssertEqual(outcome.standardOutput, "")
-        XCTAssertEqual(outcome.standardError, "salvo: \(list.path):6: unknown option 'mirror' (known: out, dir, checksum, header)\n")
+        XCTAssertEqual(outcome.standardError, "salvo: \(list.path):6: unknown option 'mirror' (known: out, dir, checksum, header, "
+                       + "user-agent, http-user, http-passwd, all-proxy, http-proxy, https-proxy, no-proxy, no-netrc, "
+                       + "remote-time, allow-overwrite, dry-run)\n")
 
         let missing = try run(["-i", "/nonexistent/salvo-list.txt"])
         XCTAssertEqual(missing.status, 2)

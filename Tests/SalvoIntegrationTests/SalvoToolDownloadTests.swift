@@ -185,7 +185,9 @@ final class SalvoToolDownloadTests: XCTestCase {
         let list = "\(try nginx("/small"))\n  out=first\n  mirror=x\n\(try nginx("/100k.bin"))\n"
         let outcome = try SalvoToolProcess.run(["-i", "-", "-d", output.path, "-j", "1"], input: Data(list.utf8))
         XCTAssertEqual(outcome.status, 2)
-        XCTAssertTrue(outcome.standardError.hasSuffix("salvo: (standard input):3: unknown option 'mirror' (known: out, dir, checksum, header)\n"),
+        XCTAssertTrue(outcome.standardError.hasSuffix("salvo: (standard input):3: unknown option 'mirror' (known: out, dir, checksum, header, "
+                      + "user-agent, http-user, http-passwd, all-proxy, http-proxy, https-proxy, no-proxy, no-netrc, "
+                      + "remote-time, allow-overwrite, dry-run)\n"),
                       outcome.standardError)
         XCTAssertFalse(BulkDownloadFixtures.listing(output).contains("100k.bin"), "an entry after the bad line was started")
     }

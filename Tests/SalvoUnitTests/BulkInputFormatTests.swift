@@ -112,7 +112,54 @@ final class BulkInputFormatTests: XCTestCase {
                        BulkInputError(line: 2, reason: .malformedOption(text: "out x")))
         XCTAssertEqual(failure("http://a.example/\n\thttp://b.example/\n")?.line, 2)
         XCTAssertEqual(BulkInputError.Reason.unknownOption(name: "referer").description,
-                       "unknown option 'referer' (known: out, dir, checksum, header)")
+                       "unknown option 'referer' (known: out, dir, checksum, header, user-agent, http-user, http-passwd, all-proxy, "
+                           + "http-proxy, https-proxy, no-proxy, no-netrc, remote-time, allow-overwrite, dry-run)")
+    }
+
+    func testAccessOptionLinesSetTheirEntryOnly() throws {
+        let list = """
+            http://a.example/f
+              user-agent=Agent/1
+              http-user=alice
+              http-passwd=pw
+              all-proxy=http://proxy.example:3128
+              http-proxy=
+              https-proxy=user:pass@secure-proxy.example:8443
+              no-proxy=internal.example,10.0.0.0/8
+              no-netrc=true
+              remote-time=true
+              allow-overwrite=false
+              dry-run=true
+            http://b.example/g
+
+            """
+        let parsed = try entries(list)
+        XCTAssertEqual(parsed.count, 2)
+        let first = parsed[0]
+        XCTAssertEqual(first.headers.value(for: "User-Agent"), "Agent/1")
+        XCTAssertEqual(first.httpUser, "alice")
+        XCTAssertEqual(first.httpPassword, "pw")
+        XCTAssertEqual(first.proxies, BulkProxySettings(allProxy: "http://proxy.example:3128", httpProxy: "",
+                                                        httpsProxy: "user:pass@secure-proxy.example:8443",
+                                                        noProxy: "internal.example,10.0.0.0/8"))
+        XCTAssertEqual(first.usesNetrc, false)
+        XCTAssertEqual(first.remoteTime, true)
+        XCTAssertEqual(first.allowOverwrite, false)
+        XCTAssertEqual(first.dryRun, true)
+        let second = parsed[1]
+        XCTAssertNil(second.httpUser)
+        XCTAssertTrue(second.proxies.isEmpty)
+        XCTAssertNil(second.usesNetrc)
+        XCTAssertNil(second.dryRun)
+    }
+
+    func testBadAccessOptionValuesNameTheirLinesAndOptions() {
+        XCTAssertEqual(failure("http://a.example/\n  dry-run=yes\n"),
+                       BulkInputError(line: 2, reason: .invalidValue(message: "option 'dry-run' takes true or false, not 'yes'")))
+        XCTAssertEqual(failure("http://a.example/\n  all-proxy=ftp://p.example\n")?.line, 2)
+        XCTAssertTrue(failure("http://a.example/\n  all-proxy=ftp://p.example\n")?.description.contains("option 'all-proxy'") ?? false)
+        XCTAssertEqual(failure("http://a.example/\n  http-proxy=p.example:99999\n")?.line, 2)
+        XCTAssertEqual(failure("http://a.example/\n\n  remote-time=1\n")?.line, 3)
     }
 
     func testBadChecksumsNameTheirLines() {

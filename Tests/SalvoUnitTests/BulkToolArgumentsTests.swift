@@ -155,4 +155,70 @@ final class BulkToolArgumentsTests: XCTestCase {
             parsing: ["--shard", "auto", "http://a.example/"], environment: ["JOB_COMPLETION_INDEX": "0", "SALVO_SHARDS": "2"])
         XCTAssertEqual(parsed.shard, try BulkShard(index: 0, count: 2))
     }
+
+    func testAccessOptionsParseWithAria2sNames() throws {
+        let parsed = try BulkToolArguments(parsing: [
+            "--ca-certificate", "ca.pem", "--check-certificate=false", "--certificate=client.pem", "--private-key", "client.key",
+            "--all-proxy", "proxy.example:3128", "--http-proxy=http://u:p@p2.example", "--https-proxy", "", "--no-proxy", "a.example",
+            "--http-user", "alice", "--http-passwd", "pw", "--netrc-path", "logins", "-n", "--load-cookies", "cookies.txt",
+            "-U", "Agent/1", "-R", "--dry-run", "--allow-overwrite=true", "https://a.example/x",
+        ])
+        XCTAssertEqual(parsed.caCertificate, "ca.pem")
+        XCTAssertFalse(parsed.checkCertificate)
+        XCTAssertEqual(parsed.certificate, "client.pem")
+        XCTAssertEqual(parsed.privateKey, "client.key")
+        XCTAssertEqual(parsed.proxies, BulkProxySettings(allProxy: "proxy.example:3128", httpProxy: "http://u:p@p2.example",
+                                                         httpsProxy: "", noProxy: "a.example"))
+        XCTAssertEqual(parsed.httpUser, "alice")
+        XCTAssertEqual(parsed.httpPassword, "pw")
+        XCTAssertEqual(parsed.netrcPath, "logins")
+        XCTAssertTrue(parsed.noNetrc)
+        XCTAssertEqual(parsed.loadCookies, "cookies.txt")
+        XCTAssertEqual(parsed.userAgent, "Agent/1")
+        XCTAssertTrue(parsed.remoteTime)
+        XCTAssertTrue(parsed.dryRun)
+        XCTAssertTrue(parsed.allowOverwrite)
+        XCTAssertEqual(parsed.urls, [URL(string: "https://a.example/x")!])
+
+        let defaults = try BulkToolArguments(parsing: ["https://a.example/x"])
+        XCTAssertNil(defaults.caCertificate)
+        XCTAssertTrue(defaults.checkCertificate)
+        XCTAssertTrue(defaults.proxies.isEmpty)
+        XCTAssertFalse(defaults.noNetrc)
+        XCTAssertFalse(defaults.remoteTime)
+        XCTAssertFalse(defaults.dryRun)
+        XCTAssertFalse(defaults.allowOverwrite)
+        XCTAssertNil(defaults.userAgent)
+    }
+
+    func testBooleanOptionsTakeAValueOnlyAfterAnEqualsSign() throws {
+        // Named alone they are on, and the next argument is a URL, as with aria2.
+        let parsed = try BulkToolArguments(parsing: ["--dry-run", "https://a.example/x", "-Rn"])
+        XCTAssertTrue(parsed.dryRun)
+        XCTAssertTrue(parsed.remoteTime)
+        XCTAssertTrue(parsed.noNetrc)
+        XCTAssertEqual(parsed.urls.count, 1)
+        XCTAssertFalse(try BulkToolArguments(parsing: ["--remote-time=false", "https://a.example/x"]).remoteTime)
+        XCTAssertEqual(usageError(["--dry-run=yes", "https://a.example/x"]), "option '--dry-run' takes true or false, not 'yes'")
+        XCTAssertEqual(usageError(["--check-certificate=", "https://a.example/x"]),
+                       "option '--check-certificate' takes true or false, not ''")
+    }
+
+    func testMalformedAccessValuesAreUsageErrorsNamingTheOption() {
+        let url = "https://a.example/x"
+        for spelling in ["--all-proxy", "--http-proxy", "--https-proxy"] {
+            for bad in ["ftp://p.example", "p.example:0", "p.example:http", "http://", "p example:80", "http://u:secret@:80"] {
+                let message = usageError([spelling, bad, url])
+                XCTAssertTrue(message?.hasPrefix("option '\(spelling)' needs [http://][USER:PASSWORD@]HOST[:PORT]") ?? false,
+                              "\(spelling) \(bad): \(message ?? "accepted")")
+                XCTAssertFalse(message?.contains("secret") ?? false, "a proxy's password was echoed: \(message ?? "")")
+            }
+        }
+        for spelling in ["--ca-certificate", "--certificate", "--private-key", "--netrc-path", "--load-cookies"] {
+            XCTAssertEqual(usageError([spelling, "", url]), "option '\(spelling)' needs a file name")
+            XCTAssertEqual(usageError([url, spelling]), "option '\(spelling)' needs a value")
+        }
+        XCTAssertEqual(usageError(["-U", "a\r\nX-Injected: 1", url]), "option '-U' has a value with CR, LF or NUL")
+        XCTAssertEqual(usageError(["--http-user"]), "option '--http-user' needs a value")
+    }
 }

@@ -15,6 +15,9 @@ until each one answers a request, prints ONE line of JSON on stdout
                  "nginxTLS": {"url": "https://127.0.0.1:41005",
                               "caBundle": "<tmpdir>/tls/ca.pem"},
                  "nginxTLSFewStreams": {"url": "https://127.0.0.1:41006"},
+                 "nginxClientCertificate": {"url": "https://127.0.0.1:41007",
+                              "clientCertificate": "<tmpdir>/tls/client.pem",
+                              "clientKey": "<tmpdir>/tls/client.key"},
                  "fault":    {"url": "http://127.0.0.1:41004"}}}
 
 and serves until SIGTERM, SIGINT or SIGHUP, or, with --watch-stdin, until its
@@ -43,7 +46,10 @@ Servers:
             keep-alive on one port, h2c (prior knowledge) on another, and TLS
             (HTTP/2 and HTTP/1.1 by ALPN) on a third, with a certificate for
             127.0.0.1 from a CA made for the run (its PEM file is "caBundle");
-            and TLS again on a fourth, allowing 4 HTTP/2 streams per connection.
+            and TLS again on a fourth, allowing 4 HTTP/2 streams per connection, and
+            on a fifth that requires a client certificate (one is made for the run).
+            /private/ asks for HTTP Basic authentication (BASIC_AUTH_USER and
+            BASIC_AUTH_PASSWORD below).
   fault     Tests/Servers/fault_server.py.
 """
 
@@ -86,6 +92,11 @@ BINARY_FILES = {"100k.bin": 100 * 1024, "1m.bin": 1024 * 1024}
 LARGE_FILES = {"256m.bin": 256 * 1024 * 1024}
 CHUNK = 1024 * 1024
 SEED = 0x5A1F0
+# nginx's /private/ login; Tests/SalvoIntegrationTests/Support/TestServers.swift names the same.
+BASIC_AUTH_USER = "salvo-user"
+BASIC_AUTH_PASSWORD = "pw-Zq7-never-shown"
+# /dated.txt's modification time: 2001-09-09 01:46:40 UTC.
+DATED_MTIME = 1_000_000_000
 
 
 class StartError(Exception):
@@ -319,6 +330,46 @@ def make_tls_files(directory):
     return ca, certificate, key
 
 
+def make_client_files(directory):
+    """A second throw-away CA, and a client certificate it signed (EC P-256, two days).
+    Returns (client CA, certificate, key) paths."""
+    ca_key, ca = os.path.join(directory, "client-ca.key"), os.path.join(directory, "client-ca.pem")
+    key, csr = os.path.join(directory, "client.key"), os.path.join(directory, "client.csr")
+    certificate, extensions = os.path.join(directory, "client.pem"), os.path.join(directory, "client.ext")
+    with open(extensions, "w") as file:
+        file.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run_openssl([
+        ["openssl", "req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2",
+         "-subj", "/CN=Salvo test client CA", "-addext", "basicConstraints=critical,CA:TRUE",
+         "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+        ["openssl", "req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=salvo test client"],
+        ["openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+         "-out", certificate, "-days", "2", "-extfile", extensions],
+    ])
+    return ca, certificate, key
+
+
+def make_htpasswd(path):
+    """The login file of nginx's /private/, its password hashed with `openssl passwd -apr1`."""
+    result = subprocess.run(["openssl", "passwd", "-apr1", BASIC_AUTH_PASSWORD], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise StartError(f"openssl passwd failed: {result.stderr.strip()}")
+    with open(path, "w") as file:
+        file.write(f"{BASIC_AUTH_USER}:{result.stdout.strip()}\n")
+    return path
+
+
+def run_openssl(commands):
+    for command in commands:
+        try:
+            result = subprocess.run(command, capture_output=True, text=True)
+        except FileNotFoundError:
+            raise StartError("the openssl command is missing (run Scripts/setup.sh as root)")
+        if result.returncode != 0:
+            raise StartError(f"{' '.join(command[:3])} failed: {result.stderr.strip()}")
+
+
 def wait_until(child, ready, deadline, extra_logs=()):
     """Calls ready() until it is true, the child exits or the deadline passes.
 
@@ -389,14 +440,22 @@ def start_nginx(tmpdir, docroot, workers):
     error_log = os.path.join(tmpdir, "nginx.error.log")
     binary = nginx_binary()
     ca, certificate, key = make_tls_files(os.path.join(tmpdir, "tls"))
+    client_ca, client_certificate, client_key = make_client_files(os.path.join(tmpdir, "tls"))
+    htpasswd = make_htpasswd(os.path.join(tmpdir, "htpasswd"))
     # The decoding benchmark row's body (salvo-bench's NginxConfiguration.smallJSON), kept
     # out of the document root, whose listing the bulk tool's tests mirror.
     with open(os.path.join(tmpdir, "small.json"), "wb") as file:
         file.write(SMALL_JSON)
+    # /dated.txt: a file whose Last-Modified is DATED_MTIME, long past.
+    dated = os.path.join(tmpdir, "dated.txt")
+    with open(dated, "wb") as file:
+        file.write(small_content())
+    os.utime(dated, (DATED_MTIME, DATED_MTIME))
     last_error = None
     for _ in range(NGINX_PORT_ATTEMPTS):
         port_h1, port_h2c, port_tls, port_few = free_port(), free_port(), free_port(), free_port()
-        if len({port_h1, port_h2c, port_tls, port_few}) < 4:
+        port_client = free_port()
+        if len({port_h1, port_h2c, port_tls, port_few, port_client}) < 5:
             continue
         conf = (template
                 .replace("@TMPDIR@", tmpdir)
@@ -404,7 +463,10 @@ def start_nginx(tmpdir, docroot, workers):
                 .replace("@PORT_H1@", str(port_h1))
                 .replace("@PORT_H2C@", str(port_h2c))
                 .replace("@PORT_TLS_FEW_STREAMS@", str(port_few))
+                .replace("@PORT_TLS_CLIENT_CERTIFICATE@", str(port_client))
                 .replace("@PORT_TLS@", str(port_tls))
+                .replace("@CLIENT_CA@", client_ca)
+                .replace("@HTPASSWD@", htpasswd)
                 .replace("@TLS_CERTIFICATE@", certificate)
                 .replace("@TLS_KEY@", key)
                 .replace("@MASTER_PROCESS@", "on" if multi else "off")
@@ -430,7 +492,9 @@ def start_nginx(tmpdir, docroot, workers):
         return child, {"nginx": {"url": f"http://{LOOPBACK}:{port_h1}"},
                        "nginxH2C": {"url": f"http://{LOOPBACK}:{port_h2c}"},
                        "nginxTLS": {"url": f"https://{LOOPBACK}:{port_tls}", "caBundle": ca},
-                       "nginxTLSFewStreams": {"url": f"https://{LOOPBACK}:{port_few}"}}
+                       "nginxTLSFewStreams": {"url": f"https://{LOOPBACK}:{port_few}"},
+                       "nginxClientCertificate": {"url": f"https://{LOOPBACK}:{port_client}",
+                                                  "clientCertificate": client_certificate, "clientKey": client_key}}
     raise last_error or StartError("nginx: no free ports found")
 
 
@@ -535,6 +599,7 @@ def serve(args):
                         servers["nginxH2C"] = {"error": str(error)}
                         servers["nginxTLS"] = {"error": str(error)}
                         servers["nginxTLSFewStreams"] = {"error": str(error)}
+                        servers["nginxClientCertificate"] = {"error": str(error)}
         except Exception:
             # Whoever reads our stdout gets the reason, not a silent EOF.
             print(json.dumps({"fatal": traceback.format_exc()}), flush=True)

@@ -117,6 +117,8 @@ enum Supervisor {
             var url: String?
             var error: String?
             var caBundle: String?
+            var clientCertificate: String?
+            var clientKey: String?
         }
         var fatal: String?
         var docroot: String?
@@ -146,7 +148,9 @@ enum Supervisor {
                 urls[server] = .failure(TestServerError("test server \(server.rawValue) is not available: \(why)"))
             }
         }
-        return TestServers.Endpoints(urls: urls, docroot: docroot, caBundle: servers[TestServers.Server.nginxTLS.rawValue]?.caBundle)
+        let client = servers[TestServers.Server.nginxClientCertificate.rawValue]
+        return TestServers.Endpoints(urls: urls, docroot: docroot, caBundle: servers[TestServers.Server.nginxTLS.rawValue]?.caBundle,
+                                     clientCertificate: client?.clientCertificate, clientKey: client?.clientKey)
     }
 
     // MARK: - Processes and descriptors

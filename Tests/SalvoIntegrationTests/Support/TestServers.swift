@@ -48,6 +48,9 @@ final class TestServers: Sendable {
         case nginxTLS
         /// The same document root over TLS (same CA), allowing 4 HTTP/2 streams per connection.
         case nginxTLSFewStreams
+        /// The same document root over TLS (same CA), only for clients that show a certificate
+        /// from a second CA made for the run: `clientCertificate` is one.
+        case nginxClientCertificate
         /// Tests/Servers/fault_server.py: misbehaviour on purpose.
         case fault
     }
@@ -73,6 +76,22 @@ final class TestServers: Sendable {
             return path
         }
     }
+
+    /// A client certificate `nginxClientCertificate` accepts, and its key: PEM files.
+    var clientCertificate: (certificate: String, key: String) {
+        get throws {
+            _ = try baseURL(.nginxClientCertificate)
+            let endpoints = try endpoints()
+            guard let certificate = endpoints.clientCertificate, let key = endpoints.clientKey else {
+                throw TestServerError("the test server supervisor reported no client certificate for nginxClientCertificate")
+            }
+            return (certificate, key)
+        }
+    }
+
+    /// The login nginx's `/private/` asks for (testservers.py's BASIC_AUTH_USER and
+    /// BASIC_AUTH_PASSWORD).
+    static let basicAuthLogin = (user: "salvo-user", password: "pw-Zq7-never-shown")
 
     /// How many connections nginx has accepted on all its ports since it started (its
     /// `stub_status`), read over a connection of its own, which it counts too.
@@ -129,6 +148,8 @@ final class TestServers: Sendable {
         var urls: [Server: Result<URL, TestServerError>]
         var docroot: String
         var caBundle: String?
+        var clientCertificate: String?
+        var clientKey: String?
     }
 
     private let state = Mutex<Result<Endpoints, TestServerError>?>(nil)
