@@ -221,6 +221,67 @@ final class RequestSetupTests: XCTestCase {
         XCTAssertEqual(events.values, ["suspend", "suspendTask"])
     }
 
+    /// Eager, suspended many times before its set-up ran: one suspend, and one task suspend
+    /// when the set-up makes the task of a suspended request, as Alamofire suspends the task
+    /// it creates then.
+    func testAnEagerRequestSuspendedBeforeItsSetUpGetsOneSuspendPair() throws {
+        for _ in 0..<5 {
+            let events = Collector<String>()
+            let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+            let created = expectation(description: "didCreateTask")
+            monitor.requestDidCreateTask = { _, _ in
+                events.append("createTask")
+                created.fulfill()
+            }
+            monitor.requestDidSuspend = { _ in events.append("suspend") }
+            monitor.requestDidSuspendTask = { _, _ in events.append("suspendTask") }
+            monitor.requestDidResume = { _ in events.append("resume") }
+            monitor.requestDidCancel = { _ in events.append("cancel") }
+            // The root queue is held until the suspends are done, so they surely come first.
+            let root = DispatchQueue(label: "test.root")
+            let gate = DispatchSemaphore(value: 0)
+            root.async { gate.wait() }
+            let session = Session(rootQueue: root, startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor])
+            let request = session.request(try TestServers.shared.url(.httpbin, "/get"))
+            for _ in 0..<100 { request.suspend() }
+            gate.signal()
+            wait(for: [created], timeout: 10)
+            root.sync {}
+            monitor.queue.sync {}
+            XCTAssertEqual(events.values, ["suspend", "createTask", "suspendTask"])
+            XCTAssertTrue(request.isSuspended)
+            withExtendedLifetime(session) {}
+        }
+    }
+
+    /// An eager session released right after making a request is kept until the request's
+    /// task exists, as Alamofire's set-up keeps it; the request then ends with
+    /// `sessionDeinitialized`, its task completed.
+    func testAnEagerSessionReleasedAtOnceLivesUntilItsRequestsHaveTasks() throws {
+        for _ in 0..<5 {
+            let monitor = ClosureEventMonitor(queue: DispatchQueue(label: "test.monitor"))
+            let created = expectation(description: "didCreateTask")
+            monitor.requestDidCreateTask = { _, _ in created.fulfill() }
+            var session: Session? = Session(startRequestsImmediately: false, requestSetup: .eager, eventMonitors: [monitor],
+                                            responseQueue: DispatchQueue(label: "test.responses"))
+            weak let gone = session
+            let request = try XCTUnwrap(session).request(try TestServers.shared.url(.httpbin, "/get"))
+            session = nil
+            wait(for: [created], timeout: 10)
+            let finished = expectation(description: "finished")
+            let box = Box<AFDataResponse<Data>>()
+            request.responseData(queue: .global()) { response in
+                box.set(response)
+                finished.fulfill()
+            }
+            wait(for: [finished], timeout: 10)
+            XCTAssertEqual(box.value?.error?.isSessionDeinitializedError, true, String(describing: box.value?.error))
+            let task = try XCTUnwrap(request.task, "the set-up made the task before the session went")
+            XCTAssertTrue([URLSessionTask.State.canceling, .completed].contains(task.state))
+            XCTAssertNil(gone)
+        }
+    }
+
     /// Eager downloads and uploads are adapted and described at set-up too, and sent on their
     /// first resume.
     func testEagerDownloadsAndUploadsAreSetUpBeforeTheirResume() throws {

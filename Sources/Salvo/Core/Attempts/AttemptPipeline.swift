@@ -192,17 +192,24 @@ struct AttemptPipeline: Sendable {
     /// `onURLRequestCreation` and `onURLSessionTaskCreation` handlers are called.
     private func holdsPreparedAttempt(_ request: Request, spec: RequestSpec, urlRequest: URLRequest?) -> Bool {
         let context = ResponseContext(spec: spec, urlRequest: urlRequest, sent: false, prepared: true)
-        let held = request.mutableState.withLock { state -> CreationHandlers? in
+        let held = request.mutableState.withLock { state -> (handlers: CreationHandlers, suspended: Bool)? in
             guard case .hold = state.lifecycle.attemptPrepared() else { return nil }
             state.preparedAttempt = (spec, urlRequest, context)
             state.contexts.append(context)
-            guard let extras = state.extras else { return (nil, nil, nil) }
-            return (extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler)
+            let suspended = state.lifecycle.state == .suspended
+            guard let extras = state.extras else { return ((nil, nil, nil), suspended) }
+            return ((extras.cURLHandler, extras.urlRequestHandler, extras.taskCreationHandler), suspended)
         }
-        guard let handlers = held else { return false }
+        guard let (handlers, suspended) = held else { return false }
         if let monitor = request.monitor {
             monitor.request(request, didCreateURLRequest: context.urlRequest)
-            if monitor.sendsTaskEvents { monitor.request(request, didCreateTask: request.task(for: context)) }
+            if monitor.sendsTaskEvents {
+                let task = request.task(for: context)
+                monitor.request(request, didCreateTask: task)
+                // Suspended before its task existed: the new task is suspended, and the monitors
+                // hear it, as Alamofire suspends a task it creates for a suspended request.
+                if suspended { monitor.request(request, didSuspendTask: task) }
+            }
         }
         announce(handlers, of: request, context: context)
         return true

@@ -373,10 +373,13 @@ open class Request: @unchecked Sendable { // every stored `var` is in `mutableSt
             }
         case .setUp:
             // On the root queue, as Alamofire sets requests up, so the factory returns first.
+            // The set-up holds the session, as Alamofire's does: a session released right after
+            // making its requests goes once their tasks exist, and finishes them as it goes.
+            let session = delegate
             underlyingQueue.async {
                 // Cancelled (and finished) before the set-up began: nothing to set up.
                 guard !self.mutableState.withLock({ $0.isOver }) else { return }
-                if let session = self.delegate {
+                if let session {
                     AttemptPipeline(session: session).startAttempt(of: self)
                 } else {
                     self.finish(on: self.underlyingQueue, error: .sessionDeinitialized)
