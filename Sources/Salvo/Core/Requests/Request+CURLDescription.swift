@@ -18,7 +18,7 @@ extension Request {
     ///   Foundation's dictionaries.
     /// - Cookies come from the request's own `Cookie` header. Salvo keeps received cookies in
     ///   libcurl's jar, not in `HTTPCookieStorage`, so that storage is not read.
-    /// - Inside double quotes, `\`, `"`, `$` and `` ` `` are escaped; Alamofire escapes only
+    /// - Inside double quotes, `\`, `"`, `$` and the backtick are escaped; Alamofire escapes only
     ///   `"` (and `\"`), which a shell can misread. For ordinary JSON bodies the text is the same.
     /// - A header with an empty value is written `-H "Name;"`, curl's syntax for sending it
     ///   empty (`"Name: "` would make curl drop the header).
