@@ -38,6 +38,8 @@ public final class RevocationTrustEvaluator: ServerTrustEvaluating {
     private let validateHost: Bool
     private let options: Options
 
+    /// Creates an evaluator that also requires a good stapled OCSP response.
+    ///
     /// - Parameters:
     ///   - performDefaultValidation: Whether the chain must also lead to a trusted anchor.
     ///     `true` by default.
