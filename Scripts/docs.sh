@@ -8,13 +8,16 @@
 # 2. swift-symbolgraph-extract reads each module's public symbols, and their doc comments,
 #    from the built modules into .build/docs/symbol-graphs/<Module>. Salvo's graph keeps
 #    the engine's public types it re-exports (TransferMetrics, HTTPVersionPolicy,
-#    CurlError) and leaves out Foundation, which it re-exports too.
-# 3. Scripts/check-doc-comments.py fails if a public or open declaration has no doc comment.
+#    CurlError) and leaves out Foundation, which it re-exports too. (The compiler's own
+#    -emit-symbol-graph would change the build's flags, so recompile, and would take in all
+#    of Foundation.)
+# 3. Scripts/check-doc-comments.py fails if a public or open declaration has no doc comment,
+#    or one that does not open with a summary line.
 # 4. `docc convert` turns each catalog (Sources/<Module>/<Module>.docc) and its graphs into
 #    .build/docs/<Module>.doccarchive, ready for a static web server: serve
 #    .build/docs/<Module>.doccarchive at /<Module>/ and open /<Module>/documentation/<module>.
-#    Every DocC warning (a broken link, a parameter the signature does not have, an
-#    uncurated article) fails the script.
+#    Every DocC warning (a link that does not resolve, a documented parameter the
+#    signature does not have) fails the script.
 #
 # Uses only the toolchain's own tools: docc and swift-symbolgraph-extract beside `swift`
 # (DOCC overrides the first), and python3 for the comment check.
