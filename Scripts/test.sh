@@ -119,6 +119,8 @@ if [[ $# -eq 0 ]]; then
     run_logged "$LOGS/bench-quick.log" "$ROOT/.build/release/salvo-bench" --quick
 fi
 
+run_logged "$LOGS/docs.log" "$ROOT/Scripts/docs.sh"
+
 # The CMake build: CMake-based projects embed Salvo this way; keep it working.
 # A compiler found on PATH, or the toolchain's under /opt/swift.
 SWIFTC="$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)"

@@ -81,33 +81,42 @@ public final class CompositeEventMonitor: EventMonitor {
         nonisolated(unsafe) let response = response
         each { $0.request(request, didParseResponse: response) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: DownloadRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse, fileURL: URL?,
                         withResult result: Request.ValidationResult) {
         each { $0.request(request, didValidateRequest: urlRequest, response: response, fileURL: fileURL, withResult: result) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: DownloadRequest, didCreateDestinationURL url: URL) { each { $0.request(request, didCreateDestinationURL: url) } }
+    /// Forwards the event to every monitor.
     public func request(_ request: DownloadRequest, didParseResponse response: DownloadResponse<URL?, AFError>) { each { $0.request(request, didParseResponse: response) } }
+    /// Forwards the event to every monitor.
     public func request<Value>(_ request: DownloadRequest, didParseResponse response: DownloadResponse<Value, AFError>) {
         // As for data requests: immutable once made, only read by the monitors.
         nonisolated(unsafe) let response = response
         each { $0.request(request, didParseResponse: response) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: UploadRequest, didCreateUploadable uploadable: UploadRequest.Uploadable) {
         each { $0.request(request, didCreateUploadable: uploadable) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: UploadRequest, didFailToCreateUploadableWithError error: AFError) {
         each { $0.request(request, didFailToCreateUploadableWithError: error) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: UploadRequest, didProvideInputStream stream: InputStream) {
         // The stream belongs to the transfer that reads it; monitors are told of it, as in
         // Alamofire, and must not read it.
         nonisolated(unsafe) let stream = stream
         each { $0.request(request, didProvideInputStream: stream) }
     }
+    /// Forwards the event to every monitor.
     public func request(_ request: DataStreamRequest, didValidateRequest urlRequest: URLRequest?, response: HTTPURLResponse,
                         withResult result: Request.ValidationResult) {
         each { $0.request(request, didValidateRequest: urlRequest, response: response, withResult: result) }
     }
+    /// Forwards the event to every monitor.
     public func request<Value>(_ request: DataStreamRequest, didParseStream result: Result<Value, AFError>) {
         // As for responses: the value is made once, and monitors only read it.
         nonisolated(unsafe) let result = result

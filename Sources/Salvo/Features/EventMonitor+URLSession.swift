@@ -11,7 +11,8 @@ extension EventMonitor {
     /// Does nothing. Sent once a download's file was moved to its destination (or failed to
     /// move), after `urlSession(_:downloadTask:didFinishDownloadingTo:)`.
     public func request(_ request: DownloadRequest, didFinishDownloadingUsing task: URLSessionTask, with result: Result<URL, AFError>) {}
-    /// Does nothing. Not sent: a Salvo session is never invalidated.
+    /// Does nothing. Sent with `nil` on the session's `rootQueue` once the session has gone
+    /// away, by `SessionDelegate`'s default `urlSession(_:didBecomeInvalidWithError:)`.
     public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {}
     /// Does nothing. Not sent: libcurl answers challenges (credentials, server trust).
     public func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge) {}

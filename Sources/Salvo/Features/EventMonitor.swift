@@ -91,23 +91,51 @@ public protocol EventMonitor: Sendable {
     // Salvo's transfers do not run on a URLSession: it sends those that have a counterpart
     // (a redirect, an attempt's end, a download's complete file); see
     // EventMonitor+URLSession.swift for each.
+    /// The session went away: Alamofire's event, sent with `nil` on the session's
+    /// `rootQueue` by `SessionDelegate`'s default `urlSession(_:didBecomeInvalidWithError:)`.
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?)
+    /// A task met an authentication challenge: Alamofire's event, not sent (libcurl answers
+    /// challenges with the request's credential and the session's `ServerTrustManager`).
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge)
+    /// An attempt's task sent body bytes: sent at most every 50 ms or 1% of the body, and
+    /// once with the whole body sent.
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
                     totalBytesExpectedToSend: Int64)
+    /// A task needs its body stream again: Alamofire's event, not sent (a stream that must
+    /// be sent again fails its request).
     func urlSession(_ session: URLSession, taskNeedsNewBodyStream task: URLSessionTask)
+    /// An attempt's task received a redirect response: sent for each one, before the
+    /// redirect handler is asked.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest)
+    /// A task's metrics were collected: Alamofire's event, not sent (only URLSession makes
+    /// `URLSessionTaskMetrics`; Salvo sends `request(_:didGatherMetrics:)`).
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics)
+    /// An attempt's task completed: sent once per attempt, after its last redirect hop, with
+    /// its transport error as URLSession reports it.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+    /// A task waits for connectivity: Alamofire's event, not sent (a request waits for its
+    /// connection in Salvo's per-host queue).
     func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
+    /// A data task received its response: Alamofire's event, not sent (`onHTTPResponse`
+    /// handlers receive the response).
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse)
+    /// A data task received body bytes: Alamofire's event, not sent (a data request's body
+    /// is gathered on the event loop).
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+    /// A data task's response may be cached: Alamofire's event, not sent (the
+    /// `CachedResponseHandler` decides what is stored).
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse)
+    /// A download task resumed at an offset: Alamofire's event, not sent (a resumed
+    /// download continues where its file ends).
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
                     expectedTotalBytes: Int64)
+    /// A download task wrote bytes to its file: sent at most every 50 ms or 1% of the file,
+    /// and once with the whole file written when its size is known.
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
                     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+    /// A download task's file is complete at `location`: sent just before the request moves
+    /// the file to its destination, so the file must be left where it is.
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL)
 }
 

@@ -132,6 +132,8 @@ public indirect enum AFError: Error, Sendable {
             /// libcurl's code and message (OpenSSL's verify result among them).
             public let error: CurlError
 
+            /// Creates the report of a failed check.
+            ///
             /// - Parameters:
             ///   - host: The host.
             ///   - error: libcurl's report.

@@ -19,7 +19,7 @@ extension Request {
     /// - Besides the stored cookies (`-b "a=1;b=2"`, from the configuration's
     ///   `httpCookieStorage` when `httpShouldSetCookies` is true, as in Alamofire), the
     ///   request's own `Cookie` header is shown as a `-b` of its own; Alamofire leaves it out.
-    /// - Inside double quotes, `\`, `"`, `$` and `` ` `` are escaped; Alamofire escapes only
+    /// - Inside double quotes, `\`, `"`, `$` and the backtick are escaped; Alamofire escapes only
     ///   `"` (and `\"`), which a shell can misread. For ordinary JSON bodies the text is the same.
     /// - A header with an empty value is written `-H "Name;"`, curl's syntax for sending it
     ///   empty (`"Name: "` would make curl drop the header).

@@ -39,6 +39,8 @@ public struct ResponseCacher: CachedResponseHandler {
     /// What this cacher does.
     public let behavior: Behavior
 
+    /// Creates a cacher that treats every response the same way.
+    ///
     /// - Parameter behavior: What to do with each response.
     public init(behavior: Behavior) {
         self.behavior = behavior

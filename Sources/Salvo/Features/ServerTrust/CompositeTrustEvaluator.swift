@@ -8,6 +8,8 @@ import Foundation
 public final class CompositeTrustEvaluator: ServerTrustEvaluating {
     private let evaluators: [any ServerTrustEvaluating]
 
+    /// Creates an evaluator that makes every check the given evaluators ask for.
+    ///
     /// - Parameter evaluators: The evaluators; the first error any throws fails the request.
     public init(evaluators: [any ServerTrustEvaluating]) {
         self.evaluators = evaluators

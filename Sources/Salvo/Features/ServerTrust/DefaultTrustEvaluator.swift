@@ -5,6 +5,8 @@ import Foundation
 public final class DefaultTrustEvaluator: ServerTrustEvaluating {
     private let validateHost: Bool
 
+    /// Creates an evaluator that makes libcurl's usual checks.
+    ///
     /// - Parameter validateHost: Whether the certificate must name the host. `true` by default.
     public init(validateHost: Bool = true) {
         self.validateHost = validateHost

@@ -13,6 +13,8 @@ public final class PinnedCertificatesTrustEvaluator: ServerTrustEvaluating {
     private let performDefaultValidation: Bool
     private let validateHost: Bool
 
+    /// Creates an evaluator that trusts only chains leading to the pinned certificates.
+    ///
     /// - Parameters:
     ///   - certificates: Certificates as DER, or PEM text holding one or more. Data that is
     ///     not a certificate is left out; with none left, requests fail with

@@ -11,6 +11,8 @@ public final class PublicKeysTrustEvaluator: ServerTrustEvaluating {
     private let performDefaultValidation: Bool
     private let validateHost: Bool
 
+    /// Creates an evaluator that requires the server's certificate to hold a pinned key.
+    ///
     /// - Parameters:
     ///   - keys: Public keys (DER SubjectPublicKeyInfo, or PEM `PUBLIC KEY` blocks) or
     ///     certificates (DER or PEM) whose keys to pin (`SecKey` does not exist on Linux).

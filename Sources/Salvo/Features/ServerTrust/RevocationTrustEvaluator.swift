@@ -10,8 +10,12 @@ public final class RevocationTrustEvaluator: ServerTrustEvaluating {
     /// Alamofire's revocation options. libcurl acts on none of them beyond requiring a good
     /// stapled OCSP response; they are reported in `revocationCheckFailed`.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The option bits.
         public let rawValue: UInt
 
+        /// Creates options from their bits.
+        ///
+        /// - Parameter rawValue: The bits, as the static members define them.
         public init(rawValue: UInt) {
             self.rawValue = rawValue
         }
@@ -34,6 +38,8 @@ public final class RevocationTrustEvaluator: ServerTrustEvaluating {
     private let validateHost: Bool
     private let options: Options
 
+    /// Creates an evaluator that also requires a good stapled OCSP response.
+    ///
     /// - Parameters:
     ///   - performDefaultValidation: Whether the chain must also lead to a trusted anchor.
     ///     `true` by default.

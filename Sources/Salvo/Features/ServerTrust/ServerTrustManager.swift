@@ -26,6 +26,8 @@ open class ServerTrustManager: @unchecked Sendable { // `let`s of Sendable value
     /// worked out once, not per request.
     let translations = Mutex<[ServerTrustRequirements: TLSTrust]>([:])
 
+    /// Creates a manager that checks each host with the evaluator named for it.
+    ///
     /// - Parameters:
     ///   - allHostsMustBeEvaluated: Whether a host without an evaluator fails. `true` by
     ///     default.
