@@ -34,10 +34,17 @@ final class ConnectionReuseTests: XCTestCase {
         return failures.withLock { ($0.count, $0.first) }
     }
 
-    /// The connections nginx accepted while `body` ran (its own status read not counted).
-    private func connectionsOpened(_ body: () throws -> Void) throws -> Int {
+    /// Runs `bursts` runs of `total` GETs of `url` at `inFlight` (with `pause` seconds between
+    /// them), checks that none failed, and returns the connections nginx accepted meanwhile
+    /// (its own status reads not counted).
+    private func connectionsOpened(_ session: Session, _ url: URL, total: Int, inFlight: Int, bursts: Int = 1,
+                                   pause: TimeInterval = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
         let before = try TestServers.shared.nginxAcceptedConnections()
-        try body()
+        for burst in 0..<bursts {
+            if burst > 0 { Thread.sleep(forTimeInterval: pause) }
+            let result = run(session, url, total: total, inFlight: inFlight)
+            XCTAssertEqual(result.failures, 0, String(describing: result.first), file: file, line: line)
+        }
         let after = try TestServers.shared.nginxAcceptedConnections()
         return after - before - 1
     }
@@ -51,38 +58,22 @@ final class ConnectionReuseTests: XCTestCase {
     /// 2 s pause between two bursts: libcurl keeps every idle connection the session may use.
     func testHTTP1KeepsOneConnectionPerRequestInFlight() throws {
         let session = try session(inFlight: 8, tls: false)
-        let url = try TestServers.shared.url(.nginx, "/small")
-        var result = (failures: 0, first: AFError?.none)
-        let opened = try connectionsOpened {
-            result = run(session, url, total: 1000, inFlight: 8)
-            Thread.sleep(forTimeInterval: 2)
-            let second = run(session, url, total: 1000, inFlight: 8)
-            result.failures += second.failures
-            result.first = result.first ?? second.first
-        }
-        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        let opened = try connectionsOpened(session, try TestServers.shared.url(.nginx, "/small"), total: 1000, inFlight: 8,
+                                           bursts: 2, pause: 2)
         XCTAssertEqual(opened, 8)
     }
 
     /// The same over TLS with HTTP/1.1: 8 connections, 8 handshakes.
     func testHTTP1OverTLSKeepsOneConnectionPerRequestInFlight() throws {
         let session = try session(inFlight: 8, .http1_1, tls: true)
-        let url = try TestServers.shared.url(.nginxTLS, "/small")
-        var result = (failures: 0, first: AFError?.none)
-        let opened = try connectionsOpened { result = run(session, url, total: 2000, inFlight: 8) }
-        XCTAssertEqual(result.failures, 0, String(describing: result.first))
-        XCTAssertEqual(opened, 8)
+        XCTAssertEqual(try connectionsOpened(session, try TestServers.shared.url(.nginxTLS, "/small"), total: 2000, inFlight: 8), 8)
     }
 
     /// HTTPS where ALPN picks HTTP/2: the first request finds out, the others then go as
     /// streams of its one connection.
     func testHTTP2OverTLSUsesOneConnection() throws {
         let session = try session(inFlight: 64, tls: true)
-        let url = try TestServers.shared.url(.nginxTLS, "/small")
-        var result = (failures: 0, first: AFError?.none)
-        let opened = try connectionsOpened { result = run(session, url, total: 2000, inFlight: 64) }
-        XCTAssertEqual(result.failures, 0, String(describing: result.first))
-        XCTAssertEqual(opened, 1)
+        XCTAssertEqual(try connectionsOpened(session, try TestServers.shared.url(.nginxTLS, "/small"), total: 2000, inFlight: 64), 1)
     }
 
     /// A server allowing 4 streams per connection, 16 requests in flight: at most
@@ -90,10 +81,7 @@ final class ConnectionReuseTests: XCTestCase {
     /// the limit; Salvo finds the limit and keeps the rest in its queue.
     func testHTTP2RequestsBeyondTheServersStreamLimitWaitForAStream() throws {
         let session = try session(inFlight: 16, tls: true)
-        let url = try TestServers.shared.url(.nginxTLSFewStreams, "/small")
-        var result = (failures: 0, first: AFError?.none)
-        let opened = try connectionsOpened { result = run(session, url, total: 1000, inFlight: 16) }
-        XCTAssertEqual(result.failures, 0, String(describing: result.first))
+        let opened = try connectionsOpened(session, try TestServers.shared.url(.nginxTLSFewStreams, "/small"), total: 1000, inFlight: 16)
         XCTAssertGreaterThanOrEqual(opened, 1)
         XCTAssertLessThanOrEqual(opened, 4)
     }
