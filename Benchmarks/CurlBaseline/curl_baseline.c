@@ -23,7 +23,10 @@ struct cb_driver {
     int epoll_fd;
     int64_t deadline_ms;       // when curl wants its timeout call; -1 for none
     CURL **handles;            // one per in-flight slot, reused
+    uint64_t *issued_ns;       // per slot: when its handle was last added to the multi
     long handle_count;
+    uint64_t *times_ns;        // the run's per-request times, or NULL (cb_driver_run)
+    long times_recorded;
     int h2_connection_open;    // h2c: the prior-knowledge connection exists
     uint64_t body_bytes;
     long failures;
@@ -36,6 +39,12 @@ static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static size_t write_body(char *data, size_t size, size_t count, void *user) {
@@ -162,16 +171,31 @@ static int ensure_handles(cb_driver *driver, long count) {
     CURL **handles = realloc(driver->handles, (size_t)count * sizeof *handles);
     if (!handles) return -1;
     driver->handles = handles;
+    uint64_t *issued = realloc(driver->issued_ns, (size_t)count * sizeof *issued);
+    if (!issued) return -1;
+    driver->issued_ns = issued;
     for (long i = driver->handle_count; i < count; i++) {
         handles[i] = curl_easy_init();
         if (!handles[i]) return -1;
         configure(driver, handles[i], reuse_http_version(driver));
+        // The slot's index, so that a finished transfer finds its issue time without a search.
+        curl_easy_setopt(handles[i], CURLOPT_PRIVATE, (void *)(intptr_t)i);
         driver->handle_count = i + 1;
     }
     return 0;
 }
 
 // MARK: the loops
+
+// Adds a transfer to the multi; when the run records times, notes when.
+static CURLMcode issue(cb_driver *driver, CURL *easy) {
+    if (driver->times_ns) {
+        char *slot = NULL;
+        curl_easy_getinfo(easy, CURLINFO_PRIVATE, &slot);
+        driver->issued_ns[(intptr_t)slot] = now_ns();
+    }
+    return curl_multi_add_handle(driver->multi, easy);
+}
 
 // Handles finished transfers: counts them, starts the next while any remain.
 static void collect(cb_driver *driver, long count, long *issued, long *done) {
@@ -180,6 +204,11 @@ static void collect(cb_driver *driver, long count, long *issued, long *done) {
     while ((message = curl_multi_info_read(driver->multi, &pending))) {
         if (message->msg != CURLMSG_DONE) continue;
         CURL *easy = message->easy_handle;
+        if (driver->times_ns) {
+            char *slot = NULL;
+            curl_easy_getinfo(easy, CURLINFO_PRIVATE, &slot);
+            driver->times_ns[driver->times_recorded++] = now_ns() - driver->issued_ns[(intptr_t)slot];
+        }
         long status = 0;
         curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
         if (message->data.result != CURLE_OK || status != 200) {
@@ -193,7 +222,7 @@ static void collect(cb_driver *driver, long count, long *issued, long *done) {
         curl_multi_remove_handle(driver->multi, easy);
         (*done)++;
         if (*issued < count) {
-            curl_multi_add_handle(driver->multi, easy);
+            issue(driver, easy);
             (*issued)++;
         }
     }
@@ -242,17 +271,19 @@ static int run_poll(cb_driver *driver, long count, long *issued, long *done) {
 static int run_batch(cb_driver *driver, CURL **handles, long count, long inflight) {
     long issued = 0, done = 0;
     for (; issued < inflight && issued < count; issued++) {
-        if (curl_multi_add_handle(driver->multi, handles[issued]) != CURLM_OK) return -1;
+        if (issue(driver, handles[issued]) != CURLM_OK) return -1;
     }
     return driver->loop == CB_LOOP_SOCKET_ACTION ? run_socket_action(driver, count, &issued, &done)
                                                  : run_poll(driver, count, &issued, &done);
 }
 
-long cb_driver_run(cb_driver *driver, const char *url, long count, long inflight) {
+long cb_driver_run(cb_driver *driver, const char *url, long count, long inflight, uint64_t *times_ns) {
     if (count <= 0) return 0;
     if (inflight < 1) inflight = 1;
     if (inflight > count) inflight = count;
     driver->failures = 0;
+    driver->times_ns = NULL; // the h2c opener below is not one of the run's requests
+    driver->times_recorded = 0;
     if (driver->protocol == CB_H2C) {
         // Enough streams on the one connection for every request in flight.
         curl_multi_setopt(driver->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, inflight > 100 ? inflight : 100L);
@@ -271,8 +302,10 @@ long cb_driver_run(cb_driver *driver, const char *url, long count, long inflight
     }
     if (ensure_handles(driver, inflight) != 0) return -1;
     for (long i = 0; i < inflight; i++) curl_easy_setopt(driver->handles[i], CURLOPT_URL, url);
-    if (run_batch(driver, driver->handles, count, inflight) != 0) return -1;
-    return driver->failures;
+    driver->times_ns = times_ns;
+    int status = run_batch(driver, driver->handles, count, inflight);
+    driver->times_ns = NULL;
+    return status != 0 ? -1 : driver->failures;
 }
 
 uint64_t cb_driver_body_bytes(const cb_driver *driver) { return driver->body_bytes; }
@@ -281,6 +314,7 @@ void cb_driver_destroy(cb_driver *driver) {
     if (!driver) return;
     for (long i = 0; i < driver->handle_count; i++) curl_easy_cleanup(driver->handles[i]);
     free(driver->handles);
+    free(driver->issued_ns);
     if (driver->multi) curl_multi_cleanup(driver->multi);
     curl_slist_free_all(driver->headers);
     free(driver->ca_file);

@@ -34,9 +34,12 @@ int cb_driver_send_headers(cb_driver *driver, const char *const *lines, long cou
 int cb_driver_set_ca_file(cb_driver *driver, const char *path);
 
 /// Runs `count` GETs of `url`, keeping `inflight` running until all are done.
-/// Returns how many failed (a curl error or a status other than 200);
-/// negative when the loop itself failed.
-long cb_driver_run(cb_driver *driver, const char *url, long count, long inflight);
+/// With `times_ns` (room for `count`), also records each request's time in
+/// nanoseconds (CLOCK_MONOTONIC), in completion order: from just before its
+/// handle is added to the multi to when curl_multi_info_read reports it done.
+/// NULL records nothing. Returns how many failed (a curl error or a status
+/// other than 200); negative when the loop itself failed.
+long cb_driver_run(cb_driver *driver, const char *url, long count, long inflight, uint64_t *times_ns);
 
 /// Bytes of response bodies received so far (a check that bodies arrived).
 uint64_t cb_driver_body_bytes(const cb_driver *driver);

@@ -23,7 +23,7 @@ final class SalvoAsyncClient: DispatchWorkload {
         self.readsResponse = readsResponse
     }
 
-    func run(count: Int) throws -> Int {
+    func run(count: Int, times: RequestTimes?) throws -> Int {
         let session = session, url = url, workers = min(inflight, count), readsResponse = readsResponse
         let counters = Counters(client: readsResponse ? .salvoAsync : .salvoAsyncNoRead)
         let expected = NginxConfiguration.smallBody.utf8.count
@@ -34,6 +34,8 @@ final class SalvoAsyncClient: DispatchWorkload {
                 for _ in 0..<workers {
                     group.addTask {
                         while counters.issued.add(1, ordering: .relaxed).oldValue < count {
+                            let start = RequestTimes.now()
+                            defer { times?.record(start) }
                             if readsResponse {
                                 let response = await session.request(url).validate().serializingData().response
                                 let status = response.response?.statusCode

@@ -23,12 +23,12 @@ final class SalvoCompletionClient: DispatchWorkload {
         self.inflight = inflight
     }
 
-    func run(count: Int) throws -> Int {
+    func run(count: Int, times: RequestTimes?) throws -> Int {
         let session = session, url = url, queue = queue, client = client
         let expected = NginxConfiguration.smallBody.utf8.count
         let loop: InflightLoop
         if client == .salvo {
-            loop = InflightLoop(total: count) { loop in
+            loop = InflightLoop(total: count, times: times) { loop, start in
                 session.request(url).validate().responseData(queue: queue) { response in
                     let status = response.response?.statusCode
                     let failure: String? = switch response.result {
@@ -38,15 +38,15 @@ final class SalvoCompletionClient: DispatchWorkload {
                     case .failure(let error): "\(error)"
                     }
                     if let failure { FirstFailure.report(client, failure) }
-                    loop.complete(failed: failure != nil)
+                    loop.complete(start, failed: failure != nil)
                 }
             }
         } else {
-            loop = InflightLoop(total: count) { loop in
+            loop = InflightLoop(total: count, times: times) { loop, start in
                 session.request(url).response(queue: queue) { response in
                     let failed = response.error != nil || response.data?.count != expected
                     if failed { FirstFailure.report(client, response.error.map { "\($0)" } ?? "body of \(response.data?.count ?? 0) bytes") }
-                    loop.complete(failed: failed)
+                    loop.complete(start, failed: failed)
                 }
             }
         }

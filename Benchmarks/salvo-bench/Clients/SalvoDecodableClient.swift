@@ -16,9 +16,9 @@ final class SalvoDecodableClient: DispatchWorkload {
         self.inflight = inflight
     }
 
-    func run(count: Int) throws -> Int {
+    func run(count: Int, times: RequestTimes?) throws -> Int {
         let session = session, url = url, queue = queue
-        let loop = InflightLoop(total: count) { loop in
+        let loop = InflightLoop(total: count, times: times) { loop, start in
             session.request(url).validate().responseDecodable(of: Small.self, queue: queue) { response in
                 let status = response.response?.statusCode
                 let failure: String? = switch response.result {
@@ -26,7 +26,7 @@ final class SalvoDecodableClient: DispatchWorkload {
                 case .failure(let error): "\(error)"
                 }
                 if let failure { FirstFailure.report(.salvoDecodable, failure) }
-                loop.complete(failed: failure != nil)
+                loop.complete(start, failed: failure != nil)
             }
         }
         return loop.run(inflight: inflight)

@@ -32,7 +32,7 @@ struct SalvoTransfers {
         let session = session, queue = queue, client = request.client, size = request.transfer.size
         let transfer = request.transfer, names = transfer.fileNames, base = request.baseURL, directory = outputDirectory
         let tickets = Tickets()
-        let loop = InflightLoop(total: names.count) { loop in
+        let loop = InflightLoop(total: names.count) { loop, start in
             let name = names[tickets.take()]
             let destination = URL(fileURLWithPath: directory + "/" + name)
             session.download(base.appendingPathComponent(transfer.urlPath(name)), to: { _, _ in (destination, [.removePreviousFile]) })
@@ -40,7 +40,7 @@ struct SalvoTransfers {
                     let written = TransferChild.fileSize(destination.path)
                     let failed = response.error != nil || written != size
                     if failed { FirstFailure.report(transfer: client, response.error.map { "\($0)" } ?? "\(name): \(written ?? -1) bytes") }
-                    loop.complete(failed: failed)
+                    loop.complete(start, failed: failed)
                 }
         }
         return loop.run(inflight: request.transfer.parallel)
@@ -50,7 +50,7 @@ struct SalvoTransfers {
         let session = session, queue = queue, client = request.client, size = request.transfer.size
         let names = request.transfer.fileNames, source = request.sourceDirectory, url = request.baseURL.appendingPathComponent("upload")
         let tickets = Tickets()
-        let loop = InflightLoop(total: names.count) { loop in
+        let loop = InflightLoop(total: names.count) { loop, start in
             let file = URL(fileURLWithPath: source + "/" + names[tickets.take()])
             session.upload(file, to: url, method: .put)
                 .response(queue: queue) { response in
@@ -61,7 +61,7 @@ struct SalvoTransfers {
                         FirstFailure.report(transfer: client, response.error.map { "\($0)" }
                                             ?? "status \(response.response?.statusCode ?? 0), \(bytes) of \(size) bytes sent")
                     }
-                    loop.complete(failed: failed)
+                    loop.complete(start, failed: failed)
                 }
         }
         return loop.run(inflight: request.transfer.parallel)

@@ -26,16 +26,16 @@ final class URLSessionClient: DispatchWorkload {
         session.invalidateAndCancel()
     }
 
-    func run(count: Int) throws -> Int {
+    func run(count: Int, times: RequestTimes?) throws -> Int {
         let session = session, url = url
-        let loop = InflightLoop(total: count) { loop in
+        let loop = InflightLoop(total: count, times: times) { loop, start in
             session.dataTask(with: url) { data, response, error in
                 let status = (response as? HTTPURLResponse)?.statusCode
                 let failed = error != nil || status != 200 || data?.count != NginxConfiguration.smallBody.utf8.count
                 if failed {
                     FirstFailure.report(.urlSession, error.map { "\($0)" } ?? "status \(status ?? 0), body of \(data?.count ?? 0) bytes")
                 }
-                loop.complete(failed: failed)
+                loop.complete(start, failed: failed)
             }.resume()
         }
         return loop.run(inflight: inflight)

@@ -19,6 +19,10 @@ struct ClientMeasurement: Codable, Sendable {
     /// The voluntary part of `contextSwitches` (a thread went to sleep); the rest were
     /// preemptions. `nil` where the child cannot tell.
     var voluntaryContextSwitches: Int?
+    /// Each measured request's time from issue to completion seen, in nanoseconds, in
+    /// completion order (`RequestTimes`): whole, so that rounds merge before percentiles.
+    /// `nil` where the child does not time requests (the transfers').
+    var requestNanoseconds: [UInt64]?
     /// CPU microseconds per `JSONDecoder().decode(Small.self, from:)` on the served JSON,
     /// measured in the same process after the requests: the decoding row only.
     var decodeMicroseconds: Double?

@@ -3,8 +3,8 @@ extension DispatchCaseOutcome {
     func printTable() {
         let baseline = Self.ratioBaseline
         var table = TextTable(["\(`protocol`.title), \(inflight) in flight", "requests", "req/s", "spread",
-                               "CPU µs/req", "CPU × C poll", "ctx sw/req (vol.)", "req/s × C poll", "conns (meas.)",
-                               "peak RSS MiB", "client MiB", "failures"])
+                               "CPU µs/req", "CPU × C poll", "time µs p50", "p99", "time × C poll", "ctx sw/req (vol.)",
+                               "req/s × C poll", "conns (meas.)", "peak RSS MiB", "client MiB", "failures"])
         var notes: [String] = []
         for client in clients {
             if let reason = unavailable[client] {
@@ -17,7 +17,7 @@ extension DispatchCaseOutcome {
                 let rateRatio = client == baseline ? "1" : ratio(client, to: baseline).map { Format.fixed($0, 2) } ?? "-"
                 table.add([client.title, Format.grouped(runs[0].requests), Format.fixed(rate.median, 0),
                            "±" + Format.fixed(rate.spreadPercent / 2, 1) + "%", Format.fixed(cpu.median, 1),
-                           cpuRatio, switchesCell(client), rateRatio, connectionsCell(client),
+                           cpuRatio] + timeCells(client) + [switchesCell(client), rateRatio, connectionsCell(client),
                            Format.fixed(rss.median, 1), Format.fixed(growth.median, 1),
                            failures == 0 ? "0" : "\(failures) !"])
                 if let error = errors[client] { notes.append("\(client.title): FAILED in a later round: \(error)") }
@@ -29,6 +29,13 @@ extension DispatchCaseOutcome {
         Console.line("\n" + table.rendered)
         let goal = DispatchGoal.caseLine(self).map { [$0] } ?? []
         for line in notes + ratioLines + decodingLines + responseObjectLines + goal { Console.line("  " + line) }
+    }
+
+    /// The time per request's median, its 99th percentile, and the median over the C poll driver's.
+    private func timeCells(_ client: DispatchClient) -> [String] {
+        guard let time = requestTime(client) else { return ["-", "-", "-"] }
+        let ratio = client == Self.ratioBaseline ? "1" : timeRatio(client, to: Self.ratioBaseline).map { Format.fixed($0, 2) } ?? "-"
+        return [Format.fixed(time.medianMicroseconds, 1), Format.fixed(time.p99Microseconds, 1), ratio]
     }
 
     /// All context switches per request, then the voluntary ones: "0.72 (0.31)".
@@ -107,12 +114,18 @@ extension DispatchCaseOutcome {
                 "cpuMicrosecondsPerRequest": cpu.median, "peakRSSMiB": rss.median, "clientRSSMiB": growth.median,
                 "failures": Double(runs.reduce(0) { $0 + $1.failures }),
             ]
+            if let time = requestTime(client) {
+                figures["timeMicrosecondsPerRequestP50"] = time.medianMicroseconds
+                figures["timeMicrosecondsPerRequestP99"] = time.p99Microseconds
+                figures["timedRequests"] = Double(time.requests)
+            }
             if let switches = contextSwitches(client) { figures["contextSwitchesPerRequest"] = switches.median }
             if let switches = voluntaryContextSwitches(client) { figures["voluntaryContextSwitchesPerRequest"] = switches.median }
             if let opened = connectionsOpened(client) { figures["connectionsOpened"] = opened.median }
             if let opened = connectionsOpenedMeasured(client) { figures["connectionsOpenedMeasured"] = opened.median }
             if client != Self.ratioBaseline {
                 if let ratio = cpuRatio(client, to: Self.ratioBaseline) { figures["cpuRatioToCurlPoll"] = ratio }
+                if let ratio = timeRatio(client, to: Self.ratioBaseline) { figures["timeP50RatioToCurlPoll"] = ratio }
                 if let ratio = ratio(client, to: Self.ratioBaseline) { figures["ratioToCurlPoll"] = ratio }
             }
             if client != .curlEpoll, let ratio = ratio(client, to: .curlEpoll) { figures["ratioToRawLibcurl"] = ratio }

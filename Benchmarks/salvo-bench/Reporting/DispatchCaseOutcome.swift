@@ -56,6 +56,14 @@ struct DispatchCaseOutcome {
         perRequest(client, \.connectionsOpenedMeasuredFigure)
     }
 
+    /// The time per request of `client`, every round's measured requests merged; `nil` if a
+    /// round timed none.
+    func requestTime(_ client: DispatchClient) -> RequestTimePercentiles? {
+        guard let runs = samples[client] else { return nil }
+        let rounds = runs.compactMap(\.requestNanoseconds)
+        return rounds.count == runs.count ? RequestTimePercentiles(nanoseconds: rounds.flatMap { $0 }) : nil
+    }
+
     func peakRSS(_ client: DispatchClient) -> Statistics? {
         samples[client].map { Statistics($0.map(\.peakRSSMiB)) }
     }
@@ -84,6 +92,13 @@ struct DispatchCaseOutcome {
     /// Median CPU per request of `client` over `baseline`'s.
     func cpuRatio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
         guard let mine = cpuPerRequest(client)?.median, let theirs = cpuPerRequest(baseline)?.median, theirs > 0 else { return nil }
+        return mine / theirs
+    }
+
+    /// Median time per request (p50) of `client` over `baseline`'s.
+    func timeRatio(_ client: DispatchClient, to baseline: DispatchClient) -> Double? {
+        guard let mine = requestTime(client)?.medianMicroseconds, let theirs = requestTime(baseline)?.medianMicroseconds,
+              theirs > 0 else { return nil }
         return mine / theirs
     }
 

@@ -6,7 +6,9 @@ import Foundation
 ///     salvo-bench --child CLIENT --url URL --protocol h1|h2c|h1s|h2 --count N --inflight K --warmup W
 ///                 [--ca FILE] [--status-port PORT]
 ///
-/// CPU and peak memory are the child's own, so they are the client's alone. `--ca` is the CA
+/// CPU and peak memory are the child's own, so they are the client's alone. Each measured
+/// request's time, from issue to completion seen, goes back in the measurement (`RequestTimes`),
+/// so that the parent can merge the rounds before taking percentiles. `--ca` is the CA
 /// file a TLS case verifies against. With `--status-port`, the child reads nginx's
 /// connection counters (`NginxStatus`) when it starts, before the measured requests and
 /// after them, outside the CPU figures, and reports the connections its client opened. The decoding
@@ -33,17 +35,19 @@ enum DispatchChild {
     }
 
     static func main(_ arguments: [String]) -> Int32 {
-        let start = ResourceUsage.current()
         do {
             let request = try parse(arguments)
+            // Before the start-up reading, so that "client MiB" is still what the client added.
+            let times = RequestTimes(capacity: request.count)
+            let start = ResourceUsage.current()
             let statusAtStart = try request.statusPort.map(NginxStatus.read(port:))
             let workload = try request.client.makeWorkload(url: request.url, protocol: request.protocol, inflight: request.inflight,
                                                            caFile: request.caFile)
-            let warmupFailures = try workload.run(count: request.warmup)
+            let warmupFailures = try workload.run(count: request.warmup, times: nil)
             let statusBefore = try request.statusPort.map(NginxStatus.read(port:))
             let before = ResourceUsage.current()
             let clock = DispatchTime.now().uptimeNanoseconds
-            let failures = try workload.run(count: request.count)
+            let failures = try workload.run(count: request.count, times: times)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e9
             let after = ResourceUsage.current()
             let statusAfter = try request.statusPort.map(NginxStatus.read(port:))
@@ -52,7 +56,8 @@ enum DispatchChild {
                                                 peakRSSKiB: after.peakRSSKiB, startRSSKiB: start.peakRSSKiB,
                                                 failures: failures + warmupFailures,
                                                 contextSwitches: after.contextSwitches - before.contextSwitches,
-                                                voluntaryContextSwitches: after.voluntaryContextSwitches - before.voluntaryContextSwitches)
+                                                voluntaryContextSwitches: after.voluntaryContextSwitches - before.voluntaryContextSwitches,
+                                                requestNanoseconds: times.nanoseconds)
             if let statusAtStart, let statusBefore, let statusAfter {
                 // The middle reading's own connection is not the client's either.
                 measurement.connectionsOpened = NginxStatus.connectionsOpened(from: statusAtStart, to: statusAfter) - 1

@@ -113,6 +113,7 @@ enum DispatchClient: String, CaseIterable, Codable, Sendable {
 /// One client's way of running `count` GETs with a fixed number in flight.
 protocol DispatchWorkload {
     /// Runs `count` requests, keeping the workload's in-flight count outstanding.
+    /// - Parameter times: Where each request's time goes (room for `count`), or `nil` (the warm-up).
     /// - Returns: How many failed.
-    func run(count: Int) throws -> Int
+    func run(count: Int, times: RequestTimes?) throws -> Int
 }

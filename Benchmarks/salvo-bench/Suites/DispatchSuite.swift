@@ -34,13 +34,16 @@ struct DispatchSuite {
         Each client runs in a child process of its own: a warm-up, then the measured requests; CPU is the
         child's user + system time over the measured requests, peak RSS the child's (the Swift runtime
         included: "client MiB" is what the client added). Spread: ± half the range of the rounds.
+        "time µs p50", "p99": each measured request's time from the moment the client issues it to the moment
+        its completion (handler, await, the C driver's CURLMSG_DONE) is seen, monotonic clock, every round's
+        requests together: the median and the 99th percentile; "time × C poll" is the median's ratio.
         "conns": connections nginx accepted from the child (stub_status), warm-up and measured requests
         together, then in brackets those opened during the measured requests (0 when every connection of
         the warm-up was kept); medians of the rounds.
         TLS cases (h1s, h2): TLS 1.3 to nginx's TLS port, verified against the bench's own CA
         (CURLOPT_CAINFO, TransportConfiguration(caBundlePath:)), no session resumption; nginx allows 128
         HTTP/2 streams a connection, the clients ask for 100 at most (libcurl's and Salvo's default).
-        "× C poll": the row's CPU per request and requests per second over libcurl C, poll (curl-poll).
+        "× C poll": the row's CPU per request, median time and requests per second over libcurl C, poll (curl-poll).
           libcurl C      Benchmarks/CurlBaseline: easy handles reused, bodies counted, headers left to libcurl;
                          h1s: CURL_HTTP_VERSION_1_1; h2: CURL_HTTP_VERSION_2TLS with CURLOPT_PIPEWAIT
           Salvo          Session(configuration: .af.default, transport:, responseQueue:), handlers on one serial

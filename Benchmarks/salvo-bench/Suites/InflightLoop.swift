@@ -3,7 +3,8 @@ import Synchronization
 
 /// Keeps a fixed number of callback-style requests outstanding until a total have
 /// completed: each completion starts the next request. Thread-safe, so completions may
-/// arrive on any queue.
+/// arrive on any queue. With `times`, it records each request's time: it notes when it
+/// issues a request, and the request's completion hands that back to `complete`.
 final class InflightLoop: Sendable {
     private struct State {
         var issued = 0
@@ -14,13 +15,17 @@ final class InflightLoop: Sendable {
     private let total: Int
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
-    private let issue: @Sendable (InflightLoop) -> Void
+    private let times: RequestTimes?
+    private let issue: @Sendable (InflightLoop, RequestTimes.Start) -> Void
 
     /// - Parameters:
     ///   - total: Requests to complete.
-    ///   - issue: Starts one request, whose completion calls `complete(failed:)`.
-    init(total: Int, issue: @escaping @Sendable (InflightLoop) -> Void) {
+    ///   - times: Where each request's time goes, or `nil` (the warm-up, the transfers).
+    ///   - issue: Starts one request, whose completion calls `complete(_:failed:)` with the
+    ///     start it was given.
+    init(total: Int, times: RequestTimes? = nil, issue: @escaping @Sendable (InflightLoop, RequestTimes.Start) -> Void) {
         self.total = total
+        self.times = times
         self.issue = issue
     }
 
@@ -30,13 +35,14 @@ final class InflightLoop: Sendable {
         guard total > 0 else { return 0 }
         let first = min(inflight, total)
         state.withLock { $0.issued = first }
-        for _ in 0..<first { issue(self) }
+        for _ in 0..<first { issue(self, RequestTimes.now()) }
         finished.wait()
         return state.withLock { $0.failures }
     }
 
-    /// Called once per request when it completes.
-    func complete(failed: Bool) {
+    /// Called once per request when it completes, with the start `issue` was given.
+    func complete(_ start: RequestTimes.Start, failed: Bool) {
+        times?.record(start)
         let (next, done) = state.withLock { state -> (Bool, Bool) in
             state.completed += 1
             if failed { state.failures += 1 }
@@ -47,7 +53,7 @@ final class InflightLoop: Sendable {
             return (false, state.completed == total)
         }
         if next {
-            issue(self)
+            issue(self, RequestTimes.now())
         } else if done {
             finished.signal()
         }
