@@ -39,8 +39,11 @@ STAMP="$VENV/.salvo-setup-stamp"
 #   is named because the script runs munged directly.
 # tinyproxy: a real HTTP proxy (CONNECT too) that the bulk tool's proxy tests start on a free
 #   loopback port with a config of their own, reading its log to see what went through it.
+# groff-base, man-db: groff and man, with which the tests check that the salvo(1) page
+#   (Documentation/salvo.1) renders without a warning (`man -l`, `groff -ww -man`).
 APT_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev nginx-light cmake ninja-build
-              pkg-config python3 python3-venv curl aria2 procps openssl slurm-wlm munge tinyproxy)
+              pkg-config python3 python3-venv curl aria2 procps openssl slurm-wlm munge tinyproxy
+              groff-base man-db)
 
 # Debian's interpreter, by path: a python3 earlier on PATH (pyenv, conda)
 # may lack venv or differ between machines.

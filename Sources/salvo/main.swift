@@ -17,6 +17,12 @@ func fail(_ message: String, status: ToolExitStatus, suggestHelp: Bool = false) 
     exit(status.rawValue)
 }
 
+// The manual page, for regenerating Documentation/salvo.1; alone, as --help is not.
+if CommandLine.arguments.dropFirst().elementsEqual([ToolManPage.argument]) {
+    print(ToolManPage.text, terminator: "")
+    exit(ToolExitStatus.success.rawValue)
+}
+
 let arguments: BulkToolArguments
 do {
     arguments = try BulkToolArguments(

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The cluster examples in Scripts/cluster and README.md's "Across machines" stay in step with
+/// The cluster examples in Scripts/cluster and salvo(1)'s ACROSS MACHINES stay in step with
 /// the tool: the Indexed Job runs `salvo ... --shard auto` with SALVO_SHARDS equal to its
 /// completions, and the same command as the Slurm array script.
 final class ClusterScriptsTests: XCTestCase {
@@ -31,18 +31,20 @@ final class ClusterScriptsTests: XCTestCase {
         XCTAssertTrue(job.contains("mountPath: /data"))
     }
 
-    func testReadmeShowsBothClusterFiles() throws {
-        let readme = try text("README.md")
-        let start = try XCTUnwrap(readme.range(of: "### Across machines"))
-        let section = readme[start.lowerBound...]
+    func testManPageShowsBothClusterFiles() throws {
+        let page = ManPageSource.plainText(try text(ManPageSource.path))
+        let section = try XCTUnwrap(ManPageSource.section("ACROSS MACHINES", of: page), "salvo(1) lacks ACROSS MACHINES")
         XCTAssertTrue(section.contains("Scripts/cluster/indexed-job.yaml"))
         XCTAssertTrue(section.contains("Scripts/cluster/salvo-array.sbatch"))
         XCTAssertTrue(section.contains("--shard auto"))
-        // The manifest shown in the README is the file's own.
+        // The manifest and the script shown in the page are the files' own, without comments.
         let job = try text("Scripts/cluster/indexed-job.yaml")
         let kind = try capture(#"(?s)(apiVersion: batch/v1\n.*?claimName: salvo-data)"#, in: job)
         XCTAssertTrue(section.contains(kind.replacingOccurrences(of: #"(?m)^ *#.*\n"#, with: "", options: .regularExpression)),
-                      "the README's manifest differs from Scripts/cluster/indexed-job.yaml")
+                      "salvo(1)'s manifest differs from Scripts/cluster/indexed-job.yaml")
+        let script = try text("Scripts/cluster/salvo-array.sbatch")
+            .replacingOccurrences(of: #"(?m)^#( .*)?\n"#, with: "", options: .regularExpression)
+        XCTAssertTrue(section.contains(script), "salvo(1)'s Slurm script differs from Scripts/cluster/salvo-array.sbatch")
     }
 
     /// The Indexed Job's pods run what the Slurm array's tasks run (which
