@@ -16,9 +16,34 @@ struct SessionCookies: @unchecked Sendable { // HTTPCookieStorage serializes its
     let storage: HTTPCookieStorage
 
     /// The `Cookie` header value the storage holds for `url`, `nil` for none.
+    ///
+    /// FoundationNetworking's `cookies(for:)` matches the host alone; the rest of RFC 6265's
+    /// rules are applied here, as Apple's URLSession applies them: a `Secure` cookie goes over
+    /// HTTPS only, an expired one not at all, and a cookie goes only to its path and the paths
+    /// below it, longer paths first.
     func header(for url: URL) -> String? {
-        guard let cookies = storage.cookies(for: url), !cookies.isEmpty else { return nil }
-        return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        guard let stored = storage.cookies(for: url), !stored.isEmpty else { return nil }
+        let requestPath = url.path.isEmpty ? "/" : url.path
+        let isSecure = url.scheme?.lowercased() == "https"
+        let now = Date()
+        let matching = stored.filter { cookie in
+            (!cookie.isSecure || isSecure) && (cookie.expiresDate.map { $0 > now } ?? true)
+                && Self.path(requestPath, matches: cookie.path)
+        }
+        guard !matching.isEmpty else { return nil }
+        let ordered = matching.enumerated().sorted { a, b in
+            a.element.path.count != b.element.path.count ? a.element.path.count > b.element.path.count : a.offset < b.offset
+        }
+        return HTTPCookie.requestHeaderFields(with: ordered.map(\.element))["Cookie"]
+    }
+
+    /// RFC 6265's path-match: the same path, or one below it (the cookie's path ends with "/",
+    /// or the request's continues with "/" right after it).
+    static func path(_ requestPath: String, matches cookiePath: String) -> Bool {
+        let cookiePath = cookiePath.isEmpty ? "/" : cookiePath
+        if requestPath == cookiePath { return true }
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"
     }
 
     /// Stores what the response's `Set-Cookie` lines set, each line read on its own (an
