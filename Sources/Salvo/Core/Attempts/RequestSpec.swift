@@ -19,7 +19,7 @@ struct RequestSpec: Sendable {
         @exclusivity(unchecked) var headers: HTTPHeaders
         @exclusivity(unchecked) var body: Data?
         @exclusivity(unchecked) var timeoutInterval: TimeInterval
-        /// `URLRequest.httpShouldHandleCookies`: whether the session's cookie jar takes part.
+        /// `URLRequest.httpShouldHandleCookies`: whether the session's cookie storage takes part.
         @exclusivity(unchecked) var handlesCookies: Bool
 
         init(parsedURL: URL?, urlString: String, method: HTTPMethod, headers: HTTPHeaders, body: Data?, timeoutInterval: TimeInterval,
@@ -78,7 +78,7 @@ struct RequestSpec: Sendable {
         get { storage.timeoutInterval }
         set { unique().timeoutInterval = newValue }
     }
-    /// Whether the session's cookie jar sends cookies with this request and keeps the ones its
+    /// Whether the session's cookie storage sends cookies with this request and keeps the ones its
     /// response sets (`URLRequest.httpShouldHandleCookies`).
     var handlesCookies: Bool {
         get { storage.handlesCookies }
