@@ -202,7 +202,14 @@ package struct HostQueue<Element: HostQueueMember> {
         let limits = self.limits
         return update(host: key) { host in
             host.active -= 1
-            if let multiplexed { Self.record(multiplexed: multiplexed, in: &host, limits) }
+            if let multiplexed {
+                Self.record(multiplexed: multiplexed, in: &host, limits)
+            } else if host.mayMultiplex && !host.knowledge.protocolKnown {
+                // The protocol probe ended without an answer (refused, timed out, cancelled):
+                // the others go at once, as many as the host's connections allow, rather than
+                // one probe after another, each waiting out a connect timeout of its own.
+                host.mayMultiplex = false
+            }
         }
     }
 

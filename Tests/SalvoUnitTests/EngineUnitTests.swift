@@ -131,6 +131,16 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertTrue(ready.allSatisfy { $0.hostProbe == .none })
     }
 
+    /// A protocol probe that ends without an answer does not make the rest go one by one:
+    /// they go at once, up to the host's connections.
+    func testHostQueueLetsTheRestGoWhenTheProtocolProbeGetsNoAnswer() {
+        var queue = HostQueue<Item>(connectionsPerHost: 4, totalLimit: 0, streamsPerConnection: 10, probesStreamLimits: true)
+        let host: Substring = "https://a:443"
+        let items = (0..<6).map { _ in Item() }
+        XCTAssertEqual(items.map { queue.admit($0, host: host, mayMultiplex: true) }, [true, false, false, false, false, false])
+        XCTAssertEqual(queue.finish(host: host, multiplexed: nil).count, 4)
+    }
+
     /// The text libcurl 7.88 logs when a stream probe meets the server's limit.
     func testTheServersStreamLimitIsReadFromLibcurlsLogLine() {
         func limit(_ line: String) -> Int? {
