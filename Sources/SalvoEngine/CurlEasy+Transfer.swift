@@ -21,9 +21,13 @@ private let headerEvent: salvo_header_event = { context, event, length in
 private let debugCallback: salvo_debug_callback = { _, type, data, size, context in
     guard type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-    if type == CURLINFO_TEXT && transfer.hostProbe == .streamProbe {
+    if type == CURLINFO_TEXT && transfer.hostProbe != .none {
         let line = UnsafeRawBufferPointer(start: data, count: size)
-        if let limit = CurlEasy.serverStreamLimit(inLogLine: line) { transfer.observedStreamLimit = limit }
+        if transfer.hostProbe == .streamProbe {
+            if let limit = CurlEasy.serverStreamLimit(inLogLine: line) { transfer.observedStreamLimit = limit }
+        } else if let multiplexes = CurlEasy.negotiatedHTTP2(inLogLine: line) {
+            transfer.observedHTTP2 = multiplexes
+        }
     }
     guard let logger = transfer.verboseLogger else { return 0 }
     let prefix = type == CURLINFO_TEXT ? "* " : type == CURLINFO_HEADER_IN ? "< " : "> "
@@ -188,7 +192,7 @@ extension CurlEasy {
             set(CURLOPT_SSL_VERIFYHOST, 0)
         }
         if let trust = transfer.trust { apply(trust) }
-        if transfer.verboseLogger != nil || transfer.hostProbe == .streamProbe {
+        if transfer.verboseLogger != nil || transfer.hostProbe != .none {
             set(CURLOPT_VERBOSE, 1)
             CurlCheck.easy(salvo_easy_setopt_debug_callback(handle, debugCallback), "curl_easy_setopt", CURLOPT_DEBUGFUNCTION.rawValue)
             set(CURLOPT_DEBUGDATA, pointer: context)
@@ -216,13 +220,26 @@ extension CurlEasy {
         return nil
     }
 
+    /// Whether the TLS handshake's ALPN chose HTTP/2, from the line libcurl 7.88 logs right
+    /// after the handshake ("ALPN: server accepted h2", "ALPN: server accepted http/1.1",
+    /// "ALPN: server did not agree on a protocol. Uses default."); `nil` for every other line.
+    /// It comes before the response, which a slow answer could hold back for long.
+    package static func negotiatedHTTP2(inLogLine line: UnsafeRawBufferPointer) -> Bool? {
+        let accepted = Array("ALPN: server accepted ".utf8)
+        if line.starts(with: accepted) {
+            let rest = line[accepted.count...]
+            return rest.starts(with: Array("h2".utf8)) && (rest.count == 2 || rest[rest.startIndex + 2] == 0x0A || rest[rest.startIndex + 2] == 0x0D)
+        }
+        return line.starts(with: Array("ALPN: server did not agree".utf8)) ? false : nil
+    }
+
     /// The most header-block storage a pooled handle keeps between transfers.
     package static let headerBlockKeptCapacity = 64 * 1024
 
     /// The profile of a plain transfer, or `nil` when the transfer sets anything more.
     private static func plainProfile(of transfer: Transfer, priorKnowledge: Bool, trustStore: UnsafeMutableRawPointer?) -> PlainProfile? {
         guard transfer.method == "GET", transfer.body == nil, transfer.bodySource == nil,
-              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.hostProbe != .streamProbe,
+              transfer.progress == nil, transfer.credential == nil, transfer.verboseLogger == nil, transfer.hostProbe == .none,
               transfer.usesCookies,
               transfer.cookieHeader == nil,
               transfer.proxy == nil, transfer.noProxy == nil,

@@ -517,10 +517,11 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
         }
     }
 
-    /// Tells the host queue what the probes found: the protocol of a host whose first answer
-    /// began, and whether a stream probe joined its host's connection or met the server's
-    /// stream limit (libcurl names the limit in the text it logs as it opens another
-    /// connection; 7.88 offers no other way to read it). Starts what may start now.
+    /// Tells the host queue what the probes found: the protocol of a host, as its first
+    /// handshake's ALPN (or else its first answer) told it, and whether a stream probe joined
+    /// its host's connection or met the server's stream limit (libcurl names the limit in the
+    /// text it logs as it opens another connection; 7.88 offers no other way to read it).
+    /// Starts what may start now.
     private func settleProbes() {
         var ready: [Transfer] = []
         if !streamProbes.isEmpty {
@@ -537,13 +538,18 @@ package final class EventLoop: @unchecked Sendable { // `inbox` is a Mutex; ever
                 protocolProbes.remove(at: index)
                 continue
             }
-            let version = easy.getLong(CURLINFO_HTTP_VERSION)
-            if version == 0 {
+            // ALPN's choice, logged right after the handshake; else the answer's version.
+            var multiplexed = probe.observedHTTP2
+            if multiplexed == nil {
+                let version = easy.getLong(CURLINFO_HTTP_VERSION)
+                if version != 0 { multiplexed = version == Int(CURL_HTTP_VERSION_2_0) }
+            }
+            guard let multiplexed else {
                 index += 1
                 continue
             }
             protocolProbes.remove(at: index)
-            ready += hostQueue.learn(host: probe.hostKey, multiplexed: version == Int(CURL_HTTP_VERSION_2_0))
+            ready += hostQueue.learn(host: probe.hostKey, multiplexed: multiplexed)
         }
         for next in ready { begin(next) }
     }

@@ -143,6 +143,8 @@ package final class Transfer: HostQueueMember, @unchecked Sendable { // one thre
     /// The server's HTTP/2 stream limit, when libcurl said that it kept this stream probe off
     /// the host's full connection.
     @exclusivity(unchecked) package internal(set) var observedStreamLimit: Int?
+    /// Whether ALPN chose HTTP/2, once libcurl said so for this protocol probe.
+    @exclusivity(unchecked) package internal(set) var observedHTTP2: Bool?
     @exclusivity(unchecked) package internal(set) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) package internal(set) var activeSlot = 0

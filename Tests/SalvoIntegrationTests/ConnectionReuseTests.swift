@@ -119,4 +119,28 @@ final class ConnectionReuseTests: XCTestCase {
             XCTAssertEqual(urlErrorCode(awaitData(untrusting.request(url)).error), .serverCertificateUntrusted)
         }
     }
+
+    /// The first HTTPS request to a host finds out its protocol from the handshake, not from
+    /// its answer: a first request the server holds back does not hold back the others.
+    func testASlowFirstAnswerDoesNotHoldBackTheHostsOtherRequests() throws {
+        // nginx's /throttled answers one request every 2 s: after this one, the next waits.
+        let primer = try session(inFlight: 1, tls: false)
+        XCTAssertEqual(awaitData(primer.request(try TestServers.shared.url(.nginx, "/throttled"))).response?.statusCode, 200)
+        let session = try session(inFlight: 8, tls: true)
+        let order = Collector<String>()
+        let both = expectation(description: "both")
+        both.expectedFulfillmentCount = 2
+        session.request(try TestServers.shared.url(.nginxTLS, "/throttled")).validate().responseData(queue: .global()) { response in
+            XCTAssertNil(response.error)
+            order.append("held back")
+            both.fulfill()
+        }
+        session.request(try TestServers.shared.url(.nginxTLS, "/small")).validate().responseData(queue: .global()) { response in
+            XCTAssertNil(response.error)
+            order.append("small")
+            both.fulfill()
+        }
+        wait(for: [both], timeout: 30)
+        XCTAssertEqual(order.values, ["small", "held back"])
+    }
 }

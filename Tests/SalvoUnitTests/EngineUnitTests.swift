@@ -141,6 +141,19 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertEqual(queue.finish(host: host, multiplexed: nil).count, 4)
     }
 
+    /// The text libcurl 7.88 logs right after a handshake, saying what ALPN chose.
+    func testALPNsChoiceIsReadFromLibcurlsLogLine() {
+        func http2(_ line: String) -> Bool? {
+            Array(line.utf8).withUnsafeBytes { CurlEasy.negotiatedHTTP2(inLogLine: $0) }
+        }
+        XCTAssertEqual(http2("ALPN: server accepted h2\n"), true)
+        XCTAssertEqual(http2("ALPN: server accepted http/1.1\n"), false)
+        XCTAssertEqual(http2("ALPN: server accepted h2c\n"), false)
+        XCTAssertEqual(http2("ALPN: server did not agree on a protocol. Uses default.\n"), false)
+        XCTAssertNil(http2("ALPN: offers h2,http/1.1\n"))
+        XCTAssertNil(http2("SSL connection using TLSv1.3\n"))
+    }
+
     /// The text libcurl 7.88 logs when a stream probe meets the server's limit.
     func testTheServersStreamLimitIsReadFromLibcurlsLogLine() {
         func limit(_ line: String) -> Int? {
