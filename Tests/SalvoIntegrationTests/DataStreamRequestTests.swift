@@ -232,6 +232,21 @@ final class DataStreamRequestTests: XCTestCase {
         }
     }
 
+    /// A `for await` loop that leaves early without cancelling the request does not keep the
+    /// request from completing: the chunks buffered for the loop are not waited for.
+    func testAStreamTaskLeftEarlyWithoutCancellingStillLetsTheRequestComplete() async throws {
+        let session = testSession()
+        let request = session.streamRequest(try TestServers.shared.url(.nginx, "/1m.bin"))
+        for await stream in request.streamTask().streamingData(automaticallyCancelling: false) where stream.value != nil {
+            break
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while !request.isFinished && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertTrue(request.isFinished, "the request completed")
+        XCTAssertFalse(request.isCancelled)
+        withExtendedLifetime(session) {}
+    }
+
     /// Without it, a failed chunk is reported and the stream goes on to its end.
     func testAChunkTheSerializerCannotReadDoesNotCancelByDefault() throws {
         struct Item: Decodable, Sendable { let id: Int }

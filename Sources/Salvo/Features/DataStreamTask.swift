@@ -212,9 +212,13 @@ extension DataStreamRequest {
                 continuation.yield(.init(value: Stream(event: .complete(completion()), token: token), release: nil))
                 continuation.finish()
             }
-            if shouldAutomaticallyCancel {
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                // The chunks still buffered for the loop are never taken: the end of the
+                // transfer must not wait for them.
+                streams.consumerGone()
                 // Finishing normally makes this a no-op: a completed request ignores cancel.
-                continuation.onTermination = { [weak self] _ in self?.cancel() }
+                if shouldAutomaticallyCancel { cancel() }
             }
         }
     }

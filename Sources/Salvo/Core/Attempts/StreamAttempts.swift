@@ -22,6 +22,8 @@ package final class StreamAttempts: AttemptHooks {
         var consuming = 0
         /// What waits for `consuming` to drop to zero (`afterConsumed`).
         var whenConsumed: [@Sendable () -> Void] = []
+        /// A consumer went away with chunks it may never release (`consumerGone`).
+        var consumerGone = false
     }
 
     let bufferSize: Int
@@ -54,10 +56,22 @@ package final class StreamAttempts: AttemptHooks {
     /// the last bytes and the end of the response came together.
     func afterConsumed(_ body: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
-            guard state.consuming > 0 else { return false }
+            guard state.consuming > 0, !state.consumerGone else { return false }
             state.whenConsumed.append(body)
             return true
         }
+    }
+
+    /// A consumer stopped taking chunks (a `for await` loop left, its sequence ended): the
+    /// chunks still buffered for it will never be released, so nothing waits for them any
+    /// more, and what waited goes now.
+    func consumerGone() {
+        let waiting = state.withLock { state -> [@Sendable () -> Void] in
+            state.consumerGone = true
+            defer { state.whenConsumed.removeAll() }
+            return state.whenConsumed
+        }
+        for body in waiting { body() }
     }
 
     // MARK: AttemptHooks
