@@ -39,13 +39,10 @@ extension BulkFileDownload {
                     failure = BulkRetryRule.failure(for: response)
                 }
                 lastFailure = failure.reason
-                guard failure.isRetryable, options.maxTries == 0 || tries < options.maxTries else { continue uris }
-                let delay = BulkRetryRule.delay(afterAttempt: tries, base: options.retryWait, retryAfter: failure.retryAfter)
-                onEvent(.retrying(file, attempt: attempts + 1, reason: failure.reason, delay: delay))
-                do {
-                    try await Task.sleep(for: .seconds(delay))
-                } catch {
-                    return result(.cancelled, url: uri, path: nil, sha256: nil, attempts: attempts, since: started)
+                switch await retryStep(after: failure, tries: tries, attempts: attempts) {
+                case .again: continue
+                case .nextURI: continue uris
+                case .cancelled: return result(.cancelled, url: uri, path: nil, sha256: nil, attempts: attempts, since: started)
                 }
             }
         }

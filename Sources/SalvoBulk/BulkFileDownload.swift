@@ -238,13 +238,10 @@ final class BulkFileDownload: Sendable {
                 case let .failed(failure):
                     lastFailure = failure.reason
                     if failure.restartsFromZero { forgetBytes() }
-                    guard failure.isRetryable, options.maxTries == 0 || tries < options.maxTries else { continue uris }
-                    let delay = BulkRetryRule.delay(afterAttempt: tries, base: options.retryWait, retryAfter: failure.retryAfter)
-                    onEvent(.retrying(file, attempt: attempts + 1, reason: failure.reason, delay: delay))
-                    do {
-                        try await Task.sleep(for: .seconds(delay))
-                    } catch {
-                        return park(directory: directory, url: uri, attempts: attempts, since: started)
+                    switch await retryStep(after: failure, tries: tries, attempts: attempts) {
+                    case .again: continue
+                    case .nextURI: continue uris
+                    case .cancelled: return park(directory: directory, url: uri, attempts: attempts, since: started)
                     }
                 }
             }

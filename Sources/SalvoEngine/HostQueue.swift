@@ -46,13 +46,6 @@ package struct HostQueue<Element: HostQueueMember> {
         /// A stream probe of this host is out and not yet settled.
         package var probeOutstanding = false
 
-        package var multiplexed: Bool { knowledge.multiplexed }
-
-        /// A record for a host with nothing active or waiting, keeping what is known of it.
-        package static func fresh(_ knowledge: Knowledge) -> Host {
-            Host(knowledge: knowledge)
-        }
-
         package var waitingCount: Int { waiting.count - head }
         package var isIdle: Bool { active == 0 && waitingCount == 0 }
 
@@ -162,7 +155,7 @@ package struct HostQueue<Element: HostQueueMember> {
                 idleHosts[old.key] = nil
             }
         }
-        recent = (key, hosts.removeValue(forKey: key) ?? Host.fresh(idleHosts[key] ?? freshKnowledge()))
+        recent = (key, hosts.removeValue(forKey: key) ?? Host(knowledge: idleHosts[key] ?? freshKnowledge()))
     }
 
     private func isKnown(_ key: Substring) -> Bool {
@@ -262,7 +255,7 @@ package struct HostQueue<Element: HostQueueMember> {
             let started = Self.drain(&host, limits, totalActive: active, into: &ready)
             // An idle host's record is dropped (its queue's storage freed), as one swapped out
             // of `recent` is, but not what is known of it.
-            if host.isIdle { host = .fresh(host.knowledge) }
+            if host.isIdle { host = Host(knowledge: host.knowledge) }
             return started
         }
         totalActive += started
@@ -288,7 +281,7 @@ package struct HostQueue<Element: HostQueueMember> {
         let removed = Self.update(&recent!.host) { host -> Bool in
             guard let index = host.waiting[host.head...].firstIndex(where: { $0 === element }) else { return false }
             host.waiting.remove(at: index)
-            if host.isIdle { host = .fresh(host.knowledge) }
+            if host.isIdle { host = Host(knowledge: host.knowledge) }
             return true
         }
         if removed { totalWaiting -= 1 }

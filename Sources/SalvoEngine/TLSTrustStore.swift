@@ -44,8 +44,6 @@ package final class TLSTrustStore: Sendable {
                 && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
         }
 
-        init() {}
-
         init?(path: String?) {
             guard let path else { return nil }
             var info = stat()

@@ -86,26 +86,33 @@ final class ConnectionReuseTests: XCTestCase {
         XCTAssertLessThanOrEqual(opened, 4)
     }
 
-    /// A second connection to the same server resumes the first one's TLS session (libcurl
-    /// says so in its verbose log) instead of a full handshake.
-    func testANewConnectionResumesTheTLSSession() throws {
+    /// New connections to a server the session spoke to resume its TLS session, also from a
+    /// handle that never connected before: the session's handles share their TLS sessions.
+    func testANewConnectionResumesTheTLSSessionFromAnyHandle() throws {
         let lines = Collector<String>()
         let transport = TransportConfiguration(httpVersion: .http1_1, caBundlePath: try TestServers.shared.tlsCABundle,
                                                verboseLogger: { lines.append($0) })
         let session = testSession(transport: transport)
         let url = try TestServers.shared.url(.nginxTLS, "/small")
-        // "Connection: close" makes nginx close each connection after its answer.
+        // "Connection: close" makes nginx close each connection after its answer. The first
+        // request's handle learns the TLS session; of the next two, sent together, one takes
+        // that handle again and the other a new one.
+        XCTAssertNil(awaitData(session.request(url, headers: ["Connection": "close"]).validate()).error)
+        let both = expectation(description: "both")
+        both.expectedFulfillmentCount = 2
         for _ in 0..<2 {
-            let response = awaitData(session.request(url, headers: ["Connection": "close"]).validate())
-            XCTAssertNil(response.error)
-            XCTAssertEqual(response.metrics?.connectionReused, false)
+            session.request(url, headers: ["Connection": "close"]).validate().responseData(queue: .global()) { response in
+                XCTAssertNil(response.error)
+                XCTAssertEqual(response.metrics?.connectionReused, false)
+                both.fulfill()
+            }
         }
-        // The logger runs on its own queue: wait for the second handshake's lines.
+        wait(for: [both], timeout: 30)
+        // The logger runs on its own queue: wait for both handshakes' lines.
+        let resumed = { lines.values.filter { $0.contains("SSL re-using session ID") }.count }
         let deadline = Date().addingTimeInterval(10)
-        while !lines.values.contains(where: { $0.contains("SSL re-using session ID") }) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTAssertTrue(lines.values.contains { $0.contains("SSL re-using session ID") }, lines.values.joined())
+        while resumed() < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(resumed(), 2, lines.values.joined())
     }
 
     /// Sessions with different anchors verify against different stores: the one given the

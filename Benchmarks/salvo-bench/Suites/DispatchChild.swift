@@ -88,12 +88,7 @@ enum DispatchChild {
         guard let clientName = arguments.first, let client = DispatchClient(rawValue: clientName) else {
             throw BenchError("--child needs a client name")
         }
-        var values: [String: String] = [:]
-        var index = 1
-        while index + 1 < arguments.count {
-            values[arguments[index]] = arguments[index + 1]
-            index += 2
-        }
+        let values = ChildArguments.options(after: arguments)
         guard let url = values["--url"].flatMap(URL.init(string:)),
               let proto = values["--protocol"].flatMap(BenchProtocol.init(rawValue:)),
               let count = values["--count"].flatMap(Int.init), let inflight = values["--inflight"].flatMap(Int.init),

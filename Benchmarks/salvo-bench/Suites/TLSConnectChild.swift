@@ -83,12 +83,7 @@ enum TLSConnectChild {
         guard let clientName = arguments.first, let client = TLSConnectClient(rawValue: clientName) else {
             throw BenchError("\(flag) needs a client name")
         }
-        var values: [String: String] = [:]
-        var index = 1
-        while index + 1 < arguments.count {
-            values[arguments[index]] = arguments[index + 1]
-            index += 2
-        }
+        let values = ChildArguments.options(after: arguments)
         guard let url = values["--url"].flatMap(URL.init(string:)), let caFile = values["--ca"],
               let connections = values["--connections"].flatMap(Int.init), connections > 0,
               let runs = values["--runs"].flatMap(Int.init), runs > 0 else {

@@ -95,12 +95,7 @@ enum TransferChild {
         guard let clientName = arguments.first, let client = TransferClient(rawValue: clientName) else {
             throw BenchError("\(flag) needs a client name")
         }
-        var values: [String: String] = [:]
-        var index = 1
-        while index + 1 < arguments.count {
-            values[arguments[index]] = arguments[index + 1]
-            index += 2
-        }
+        let values = ChildArguments.options(after: arguments)
         guard let base = values["--base"].flatMap(URL.init(string:)), let source = values["--source"], let output = values["--output"],
               let direction = values["--direction"].flatMap(TransferCase.Direction.init(rawValue:)),
               let count = values["--count"].flatMap(Int.init), let size = values["--size"].flatMap(Int.init),

@@ -22,7 +22,7 @@ final class TinyProxy {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var lastError: Error = TestServerError("tinyproxy did not start")
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try DataRequestFaultTests.closedPort()
             var config = """
             Port \(port)
             Listen 127.0.0.1
@@ -74,22 +74,6 @@ final class TinyProxy {
 
     private static func log(in directory: URL) -> String {
         (try? String(contentsOf: directory.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
-    }
-
-    private static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestServerError("socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw TestServerError("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func waitUntilListening(port: Int, process: Process) -> Bool {

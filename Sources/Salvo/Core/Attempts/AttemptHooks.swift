@@ -25,6 +25,11 @@ protocol AttemptHooks: AnyObject, Sendable {
     /// delivered and before the session acts on it. The loop is done with the transfer.
     func transferEnded(_ transfer: Transfer, outcome: TransferOutcome)
 
+    /// Asked first when a transfer's outcome is delivered: `true` holds the end back, and
+    /// `resume` delivers it again later (a stream's handlers still working through chunks);
+    /// `false` lets it go on now.
+    func holdsTransferEnd(_ resume: @escaping @Sendable () -> Void) -> Bool
+
     /// Runs on the delivery queue when a redirect that ended a transfer is not followed (the
     /// redirect handler refused it, or its target is not a URL): the redirect is the
     /// attempt's answer.
@@ -42,5 +47,6 @@ protocol AttemptHooks: AnyObject, Sendable {
 
 extension AttemptHooks {
     func attemptSpec(_ spec: RequestSpec) -> RequestSpec? { nil }
+    func holdsTransferEnd(_ resume: @escaping @Sendable () -> Void) -> Bool { false }
     func redirectNotFollowed(_ transfer: Transfer, on queue: DispatchQueue) {}
 }

@@ -213,12 +213,7 @@ extension ResponseHead {
             var found: String?
             forEachField { bytes, nameRange, valueRange in
                 if wantedIsASCII {
-                    guard nameRange.count == wanted.count else { return }
-                    var index = 0
-                    while index < wanted.count {
-                        if Self.asciiLower(bytes[nameRange.lowerBound + index]) != Self.asciiLower(wanted[index]) { return }
-                        index += 1
-                    }
+                    guard Self.isASCIIName(bytes, nameRange, wanted) else { return }
                 } else {
                     guard Array(Self.nameKey(bytes, nameRange).utf8) == lowered else { return }
                 }
@@ -236,16 +231,23 @@ extension ResponseHead {
         return name.withUTF8 { wanted -> [String] in
             var found: [String] = []
             forEachField { bytes, nameRange, valueRange in
-                guard nameRange.count == wanted.count else { return }
-                var index = 0
-                while index < wanted.count {
-                    if Self.asciiLower(bytes[nameRange.lowerBound + index]) != Self.asciiLower(wanted[index]) { return }
-                    index += 1
-                }
+                guard Self.isASCIIName(bytes, nameRange, wanted) else { return }
                 found.append(Self.text(bytes, valueRange))
             }
             return found
         }
+    }
+
+    /// Whether a line's name is `wanted`, an ASCII name, ignoring ASCII case: byte by byte,
+    /// with no allocation and no decoding.
+    private static func isASCIIName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == wanted.count else { return false }
+        var index = 0
+        while index < wanted.count {
+            if asciiLower(bytes[name.lowerBound + index]) != asciiLower(wanted[index]) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether two names are the same, ignoring ASCII case, as decoded; compared byte by byte

@@ -20,7 +20,7 @@ package final class StreamAttempts: AttemptHooks {
         var validators: [Validator] = []
         /// Chunks handed to the consumers that not every consumer has finished with.
         var consuming = 0
-        /// What waits for `consuming` to drop to zero (`afterConsumed`).
+        /// What waits for `consuming` to drop to zero (`holdsTransferEnd`).
         var whenConsumed: [@Sendable () -> Void] = []
         /// A consumer went away with chunks it may never release (`consumerGone`).
         var consumerGone = false
@@ -47,17 +47,17 @@ package final class StreamAttempts: AttemptHooks {
 
     var sendsBodySource: Bool { false }
 
-    /// Runs `body` once the consumers have finished with every chunk handed to them so far,
-    /// and returns `true`; returns `false` when none is outstanding, leaving `body` unrun.
+    /// Runs `resume` once the consumers have finished with every chunk handed to them so far,
+    /// and returns `true`; returns `false` when none is outstanding, leaving `resume` unrun.
     ///
     /// The end of a transfer waits here: a handler that cancels the request from a chunk
     /// (a serializer's failure with `automaticallyCancelOnStreamError`, a `for await` loop
     /// that stops after a value) does so before the request decides how it ended, even when
     /// the last bytes and the end of the response came together.
-    func afterConsumed(_ body: @escaping @Sendable () -> Void) -> Bool {
+    func holdsTransferEnd(_ resume: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
             guard state.consuming > 0, !state.consumerGone else { return false }
-            state.whenConsumed.append(body)
+            state.whenConsumed.append(resume)
             return true
         }
     }

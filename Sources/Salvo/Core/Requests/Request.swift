@@ -637,10 +637,10 @@ extension Request {
 
 extension Request: TransferOwner {
     package func transferDidFinish(_ transfer: Transfer, outcome: TransferOutcome) {
-        // A stream's handlers finish with the chunks they were given first (see
-        // `StreamAttempts.afterConsumed`); a cancelled request waits for nobody.
-        if let streams = attemptHooks as? StreamAttempts, !isCancelled,
-           streams.afterConsumed({ [self] in transfer.deliveryQueue.async { self.transferDidFinish(transfer, outcome: outcome) } }) {
+        // A stream's handlers finish with the chunks they were given first; a cancelled
+        // request waits for nobody.
+        if let attemptHooks, !isCancelled,
+           attemptHooks.holdsTransferEnd({ [self] in transfer.deliveryQueue.async { self.transferDidFinish(transfer, outcome: outcome) } }) {
             return
         }
         attemptHooks?.transferEnded(transfer, outcome: outcome)
