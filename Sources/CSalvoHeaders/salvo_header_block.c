@@ -33,6 +33,14 @@ static inline int check_length(salvo_header_block *block, const unsigned char *v
     }
 }
 
+// A line is looked at again in Swift when this says it may set a cookie; a false "yes"
+// costs only that look (Set-Cookie2, a name with blanks before its colon).
+static inline int may_be_set_cookie(const char *line, size_t length) {
+    size_t start = 0;
+    while (start < length && (line[start] == ' ' || line[start] == '\t')) start++;
+    return length - start >= 10 && (line[start] | 0x20) == 's' && strncasecmp(line + start, "set-cookie", 10) == 0;
+}
+
 int salvo_header_block_check_length(salvo_header_block *block, const unsigned char *value, size_t length) {
     return check_length(block, value, length);
 }
@@ -52,6 +60,9 @@ size_t salvo_header_collect(char *buffer, size_t size, size_t nitems, void *user
     if (status) {
         block->count = 0;
         block->content_length_seen = 0;
+        block->may_set_cookie = 0;
+    } else if (!block->may_set_cookie && may_be_set_cookie(buffer, length)) {
+        block->may_set_cookie = 1;
     } else if (length > 15 && (buffer[0] | 0x20) == 'c' && buffer[14] == ':' &&
                strncasecmp(buffer, "content-length:", 15) == 0 &&
                check_length(block, (const unsigned char *)buffer + 15, length - 15)) {

@@ -52,6 +52,7 @@ extension CurlEasy {
         headerBlock.pointee.invalid_length = 0
         headerBlock.pointee.too_large = 0
         headerBlock.pointee.content_length_seen = 0
+        headerBlock.pointee.may_set_cookie = 0
         headerBlock.pointee.context = context
         if headerBlock.pointee.capacity > Self.headerBlockKeptCapacity {
             // One response with a huge header block does not pin that much per pooled handle.
@@ -300,7 +301,8 @@ extension CurlEasy {
                 url: transfer.url,
                 contentType: getString(CURLINFO_CONTENT_TYPE),
                 redirectURL: (300...399).contains(status) ? getString(CURLINFO_REDIRECT_URL) : nil,
-                rawHeaders: headerBytes()
+                rawHeaders: headerBytes(),
+                mayHaveSetCookie: headerBlock.pointee.may_set_cookie != 0
             )
         }
         var metrics = TransferMetrics(

@@ -67,7 +67,7 @@ package final class CurlEasy {
         headerBlock = .allocate(capacity: 1)
         headerBlock.initialize(to: salvo_header_block(bytes: nil, count: 0, capacity: 0, context: nil, event: nil, requests_sent: 0,
                                                         bytes_seen: 0, content_length: 0, content_length_seen: 0,
-                                                        invalid_length: 0, too_large: 0))
+                                                        invalid_length: 0, too_large: 0, may_set_cookie: 0))
     }
 
     deinit {

@@ -17,17 +17,21 @@ package struct ResponseHead: Sendable {
     package var redirectURL: String?
     /// The header lines of the last response as received (status line included).
     package var rawHeaders: [UInt8]
+    /// `false` when no line of `rawHeaders` can be a `Set-Cookie` line, as the engine saw
+    /// while collecting them: the cookie store then skips reading the lines again.
+    package var mayHaveSetCookie: Bool
 
     /// A head from its parts, as the engine reads them from libcurl (and as tests and the
     /// fuzzer make them).
     package init(statusCode: Int, httpVersion: String, url: String, contentType: String?, redirectURL: String?,
-                 rawHeaders: [UInt8]) {
+                 rawHeaders: [UInt8], mayHaveSetCookie: Bool = true) {
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.url = url
         self.contentType = contentType
         self.redirectURL = redirectURL
         self.rawHeaders = rawHeaders
+        self.mayHaveSetCookie = mayHaveSetCookie
     }
 
     /// The statuses whose `Location` the request layer follows, as URLSession does.

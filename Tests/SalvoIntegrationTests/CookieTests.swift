@@ -23,6 +23,17 @@ final class CookieTests: XCTestCase {
         XCTAssertEqual(echoedCookies(response), ["flavour": "oat"])
     }
 
+    /// Header names are compared ignoring case: the engine's quick look for a possible
+    /// `Set-Cookie` line, which lets a response without one skip the store, must see it too.
+    func testACookieSetUnderAMixedCaseHeaderNameIsKept() throws {
+        let session = testSession()
+        // httpbin sends each query item back as a header under the name as written.
+        let setting = awaitData(session.request(try TestServers.shared.url(.httpbin, "/response-headers?SET-cookie=flavour%3Doat")).validate())
+        XCTAssertNil(setting.error)
+        let echoed = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())
+        XCTAssertEqual(echoedCookies(echoed), ["flavour": "oat"])
+    }
+
     func testACookieIsNotSentToAnotherHost() throws {
         let session = testSession()
         _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))

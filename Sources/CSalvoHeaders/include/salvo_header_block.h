@@ -41,6 +41,10 @@ typedef struct salvo_header_block {
     /// Set when the current response's header block passed SALVO_HEADER_BLOCK_LIMIT; the
     /// transfer was aborted then.
     int too_large;
+    /// Whether a line of the current response may be a Set-Cookie line (its name, after
+    /// leading blanks, starts with "set-cookie" in any case): when not, the request layer
+    /// skips looking for cookies to store.
+    int may_set_cookie;
 } salvo_header_block;
 
 /// The most bytes one response's header block may take, below libcurl 7.88's own limit

@@ -49,6 +49,7 @@ struct SessionCookies: @unchecked Sendable { // HTTPCookieStorage serializes its
     /// Stores what the response's `Set-Cookie` lines set, each line read on its own (an
     /// `Expires` date holds a comma, so the lines cannot be joined).
     func store(from head: ResponseHead) {
+        guard head.mayHaveSetCookie else { return }
         let lines = head.values(forHeader: "Set-Cookie")
         guard !lines.isEmpty, let url = URL(string: head.url) else { return }
         var cookies: [HTTPCookie] = []
