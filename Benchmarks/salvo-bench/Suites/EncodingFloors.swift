@@ -47,7 +47,11 @@ enum EncodingFloors {
 
     private static func byBody(_ request: URLRequest, _ body: Data, _ contentType: String) -> Int {
         var request = request
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        // The cheapest way to set a header on Linux, and the one Alamofire's encoders take:
+        // setValue(_:forHTTPHeaderField:) also capitalizes the name and checks the value.
+        var fields = request.allHTTPHeaderFields ?? [:]
+        fields["Content-Type"] = contentType
+        request.allHTTPHeaderFields = fields
         request.httpBody = body
         return request.httpBody!.count
     }

@@ -45,7 +45,7 @@ public struct JSONEncoding: ParameterEncoding {
         var urlRequest = try urlRequest.asURLRequest()
         guard let parameters else { return urlRequest }
         urlRequest.httpBody = try encodedBody(parameters)
-        setContentTypeIfMissing(&urlRequest)
+        urlRequest.setContentTypeIfAbsent("application/json")
         return urlRequest
     }
 
@@ -61,7 +61,7 @@ public struct JSONEncoding: ParameterEncoding {
         var urlRequest = try urlRequest.asURLRequest()
         guard let jsonObject else { return urlRequest }
         urlRequest.httpBody = try encodedBody(jsonObject)
-        setContentTypeIfMissing(&urlRequest)
+        urlRequest.setContentTypeIfAbsent("application/json")
         return urlRequest
     }
 
@@ -85,12 +85,6 @@ public struct JSONEncoding: ParameterEncoding {
             return try JSONSerialization.data(withJSONObject: object, options: options)
         } catch {
             throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: error))
-        }
-    }
-
-    private func setContentTypeIfMissing(_ urlRequest: inout URLRequest) {
-        if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
-            urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
     }
 }

@@ -66,9 +66,7 @@ open class JSONParameterEncoder: @unchecked Sendable, ParameterEncoder { // no l
         } catch {
             throw AFError.parameterEncodingFailed(reason: .jsonEncodingFailed(error: error))
         }
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        request.setContentTypeIfAbsent("application/json")
 
         return request
     }

@@ -90,9 +90,7 @@ open class URLEncodedFormParameterEncoder: @unchecked Sendable, ParameterEncoder
         if destination.encodesParametersInURL(for: method), let newURL = try self.url(url, appendingQueryOf: parameters) {
             request.url = newURL
         } else {
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
-            }
+            request.setContentTypeIfAbsent("application/x-www-form-urlencoded; charset=utf-8")
 
             request.httpBody = Data(try encodedBytes(parameters).bytes)
         }

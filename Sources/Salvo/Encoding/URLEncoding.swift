@@ -137,9 +137,7 @@ public struct URLEncoding: ParameterEncoding {
                 }
             }
         } else {
-            if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
-                urlRequest.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
-            }
+            urlRequest.setContentTypeIfAbsent("application/x-www-form-urlencoded; charset=utf-8")
             var bytes: [UInt8] = []
             try appendQuery(parameters, to: &bytes)
             urlRequest.httpBody = Data(bytes)
