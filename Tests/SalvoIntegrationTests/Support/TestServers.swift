@@ -96,7 +96,7 @@ final class TestServers: Sendable {
     /// How many connections nginx has accepted on all its ports since it started (its
     /// `stub_status`), read over a connection of its own, which it counts too.
     func nginxAcceptedConnections() throws -> Int {
-        let url = try url(.nginx, "/nginx-status")
+        let url = try url(.nginx, "/nginx_status")
         let text = try RawHTTPClient.get(url).bodyString
         // "Active connections: 1 \nserver accepts handled requests\n 12 12 40 \n..."
         let lines = text.split(separator: "\n")
