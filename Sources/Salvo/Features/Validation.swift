@@ -68,7 +68,7 @@ extension DataRequest {
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptableStatusCodes: S) -> Self where S.Element == Int {
         appendValidator { _, head, _, _ in
-            Self.validate(statusCode: head.statusCode, acceptable: acceptableStatusCodes)
+            DataRequest.validate(statusCode: head.statusCode, acceptable: acceptableStatusCodes)
         }
     }
 
@@ -82,7 +82,7 @@ extension DataRequest {
     @discardableResult
     public func validate<S: Sequence & Sendable>(contentType acceptableContentTypes: @escaping @Sendable @autoclosure () -> S) -> Self where S.Element == String {
         appendValidator { _, head, data, _ in
-            Self.validate(contentType: Array(acceptableContentTypes()), head: head, data: data)
+            DataRequest.validate(contentType: Array(acceptableContentTypes()), head: head, data: data)
         }
     }
 
@@ -93,12 +93,13 @@ extension DataRequest {
     @discardableResult
     public func validate() -> Self {
         // Two validators, as Alamofire chains them: monitors hear of each that runs (the
-        // second runs only when the first passed).
+        // second runs only when the first passed). The closures name `DataRequest`, not
+        // `Self`: one that says `Self` captures the dynamic type, an allocation per request.
         appendValidator { request, head, _, _ in
-            Self.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
+            DataRequest.validate(statusCode: head.statusCode, acceptable: request.acceptableStatusCodes)
         }
         return appendValidator { _, head, data, context in
-            Self.validate(contentType: Self.acceptableContentTypes(for: context), head: head, data: data)
+            DataRequest.validate(contentType: DataRequest.acceptableContentTypes(for: context), head: head, data: data)
         }
     }
 
