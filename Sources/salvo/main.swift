@@ -43,4 +43,10 @@ case .download:
 }
 
 let status = await ToolRun(arguments: arguments).run()
-exit(status.rawValue)
+// _exit, not exit: the last reference to the downloader can go on another thread (the
+// Ctrl-C listener's, as it is disposed), whose engine thread then still closes connections
+// while exit() runs OpenSSL's and GnuTLS's library finalizers: a double free or a crash at
+// the very end of a good run. Every file and the manifest are written by now, and the
+// output goes through FileHandle, which keeps no buffer; fflush covers the C libraries'.
+fflush(nil)
+_exit(status.rawValue)
