@@ -45,6 +45,10 @@ package struct HostQueue<Element: HostQueueMember> {
         package var mayMultiplex = false
         /// A stream probe of this host is out and not yet settled.
         package var probeOutstanding = false
+        /// An answer came from the host since it last went idle: libcurl has read the
+        /// server's SETTINGS, which come first, so a probe that joins now joined under the
+        /// server's stream limit.
+        package var answered = false
 
         package var waitingCount: Int { waiting.count - head }
         package var isIdle: Bool { active == 0 && waitingCount == 0 }
@@ -196,6 +200,7 @@ package struct HostQueue<Element: HostQueueMember> {
         return update(host: key) { host in
             host.active -= 1
             if let multiplexed {
+                host.answered = true
                 Self.record(multiplexed: multiplexed, in: &host, limits)
             } else if host.mayMultiplex && !host.knowledge.protocolKnown {
                 // The protocol probe ended without an answer (refused, timed out, cancelled):
@@ -214,24 +219,45 @@ package struct HostQueue<Element: HostQueueMember> {
         return update(host: key) { host in Self.record(multiplexed: multiplexed, in: &host, limits) }
     }
 
-    /// A stream probe of `key` went out: `serverLimit` is the server's stream limit when it
-    /// stopped the probe from joining the host's connection (libcurl opened another one for
-    /// it), `nil` when it joined. Returns those that may start now.
-    package mutating func settle(host key: Substring, serverLimit: Int?) -> [Element] {
+    /// What a stream probe found.
+    package enum StreamProbeResult: Equatable, Sendable {
+        /// It joined the host's connection after an answer came from the host (its own, or
+        /// another's): the server's limit, which its SETTINGS give before any answer, did not
+        /// stop it.
+        case joined
+        /// The server's stream limit kept it off the host's full connection (libcurl opened
+        /// another one for it).
+        case limited(Int)
+        /// It ended before either could be told: nothing is learnt, the next step probes again.
+        case inconclusive
+    }
+
+    /// A stream probe of `key` is settled. Returns those that may start now.
+    package mutating func settle(host key: Substring, _ result: StreamProbeResult) -> [Element] {
         guard isKnown(key) else { return [] }
         return update(host: key) { host in
             guard host.probeOutstanding else { return }
             host.probeOutstanding = false
-            if let serverLimit {
+            switch result {
+            case let .limited(serverLimit):
                 host.knowledge.streamLimit = max(1, min(serverLimit, host.knowledge.streamLimit))
                 host.knowledge.limitKnown = true
-            } else {
+            case .joined:
+                host.answered = true
                 host.knowledge.provenStreams = max(host.knowledge.provenStreams, host.active)
                 // Salvo's own limit reached with the server's never in the way: nothing more
                 // to find out.
                 if host.knowledge.provenStreams >= host.knowledge.streamLimit { host.knowledge.limitKnown = true }
+            case .inconclusive:
+                break
             }
         }
+    }
+
+    /// Whether an answer came from `key`'s host since it last went idle (`Host.answered`).
+    package func hasAnswered(_ key: Substring) -> Bool {
+        if let recent, recent.key == key { return recent.host.answered }
+        return hosts[key]?.answered ?? false
     }
 
     private static func record(multiplexed: Bool, in host: inout Host, _ limits: Limits) {

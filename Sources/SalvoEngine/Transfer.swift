@@ -149,6 +149,8 @@ package final class Transfer: HostQueueMember, @unchecked Sendable { // one thre
     @exclusivity(unchecked) package internal(set) var observedStreamLimit: Int?
     /// Whether ALPN chose HTTP/2, once libcurl said so for this protocol probe.
     @exclusivity(unchecked) package internal(set) var observedHTTP2: Bool?
+    /// A response's status line came (the loop settles a stream probe by it).
+    @exclusivity(unchecked) package internal(set) var sawStatusLine = false
     @exclusivity(unchecked) package internal(set) var easy: CurlEasy?
     /// Where the loop's list of running transfers keeps this one.
     @exclusivity(unchecked) package internal(set) var activeSlot = 0
@@ -254,6 +256,7 @@ package final class Transfer: HostQueueMember, @unchecked Sendable { // one thre
     package func headerEvent(statusLine: Bool, _ length: Int) -> Int {
         if discardsInput { return length }
         if statusLine {
+            sawStatusLine = true
             challengePending = false
             return length
         }

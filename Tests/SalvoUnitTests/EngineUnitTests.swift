@@ -108,16 +108,31 @@ final class EngineUnitTests: XCTestCase {
         var ready = queue.learn(host: host, multiplexed: true)
         XCTAssertEqual(ready.count, 1)
         XCTAssertEqual(ready.first?.hostProbe, .streamProbe)
-        // It joined the connection: the next step goes.
-        ready = queue.settle(host: host, serverLimit: nil)
+        // It joined the connection and its answer began: the next step goes.
+        ready = queue.settle(host: host, .joined)
         XCTAssertEqual(ready.map(\.hostProbe), [.streamProbe])
         // The server's limit (3) stopped the third: no more until streams end.
-        XCTAssertEqual(queue.settle(host: host, serverLimit: 3).count, 0)
+        XCTAssertEqual(queue.settle(host: host, .limited(3)).count, 0)
         XCTAssertEqual(queue.totalActive, 3)
         XCTAssertEqual(queue.admit(Item(), host: host, mayMultiplex: true), false)
         ready = queue.finish(host: host, multiplexed: true)
         XCTAssertEqual(ready.map(\.hostProbe), [.none], "a stream ended, one goes; the limit is known: no more probes")
         XCTAssertEqual(queue.totalActive, 3)
+    }
+
+    /// A stream probe that ended before its answer began teaches nothing: the same step goes
+    /// out as a probe again.
+    func testHostQueueLearnsNothingFromAStreamProbeThatEndedBeforeItsAnswer() {
+        var queue = HostQueue<Item>(connectionsPerHost: 16, totalLimit: 0, streamsPerConnection: 10, probesStreamLimits: true)
+        let host: Substring = "https://a:443"
+        for item in (0..<4).map({ _ in Item() }) { _ = queue.admit(item, host: host, mayMultiplex: true) }
+        var ready = queue.learn(host: host, multiplexed: true)
+        XCTAssertEqual(ready.map(\.hostProbe), [.streamProbe])
+        // The probe ends without an answer: it is still unsettled, so nothing else goes.
+        XCTAssertEqual(queue.finish(host: host, multiplexed: nil).count, 0)
+        ready = queue.settle(host: host, .inconclusive)
+        XCTAssertEqual(ready.map(\.hostProbe), [.streamProbe])
+        XCTAssertEqual(queue.totalActive, 2)
     }
 
     /// Over HTTP/1.1 the first answer lets the rest go, one connection each up to the limit.
