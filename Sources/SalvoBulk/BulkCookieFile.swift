@@ -36,8 +36,8 @@ public struct BulkCookieFile: Hashable, Sendable {
     /// - Parameter text: The file's contents.
     public init(parsing text: String) {
         cookies = []
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            var line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // By `isNewline`: a CRLF file's "\r\n" is one Character, which "\n" never equals.
+        for var line in text.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("#HttpOnly_") {
                 line = line.dropFirst("#HttpOnly_".count)
             } else if line.hasPrefix("#") {

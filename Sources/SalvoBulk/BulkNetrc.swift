@@ -83,10 +83,10 @@ public struct BulkNetrc: Hashable, Sendable {
     /// The file's words, with `macdef` bodies and comments left out.
     private static func words(_ text: String) -> [(text: String, quoted: Bool)] {
         var words: [(text: String, quoted: Bool)] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // By `isNewline`: a CRLF file's "\r\n" is one Character, which "\n" never equals.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var inMacro = false
-        for rawLine in lines {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        for line in lines {
             if inMacro {
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { inMacro = false }
                 continue

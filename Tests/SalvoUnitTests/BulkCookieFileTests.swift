@@ -26,6 +26,13 @@ final class BulkCookieFileTests: XCTestCase {
         XCTAssertNil(file.header(for: URL(string: "http://notexample.org/")!, now: now), "a domain matches at a dot only")
     }
 
+    /// A file saved with CRLF line ends (Windows tools write them) reads as the same cookies.
+    func testAFileWithCRLFLineEndsGivesTheSameCookies() {
+        let crlf = BulkCookieFile(parsing: "# Netscape HTTP Cookie File\r\n.example.org\tTRUE\t/\tFALSE\t0\tsite\tall\r\n"
+                                      + "www.example.org\tFALSE\t/docs\tFALSE\t0\tdocs\tyes\r\n")
+        XCTAssertEqual(crlf.header(for: URL(string: "http://www.example.org/docs/a")!, now: 0), "docs=yes; site=all")
+    }
+
     func testExpiredCookiesAreNotSent() {
         XCTAssertEqual(file.header(for: URL(string: "http://www.example.org/")!, now: 999), "site=all; old=expired; empty=")
         XCTAssertEqual(file.header(for: URL(string: "http://www.example.org/")!, now: 1000), "site=all; empty=")

@@ -29,6 +29,13 @@ final class BulkNetrcTests: XCTestCase {
         XCTAssertEqual(netrc.login(forHost: "b.example"), BulkLogin(user: "nopass", password: ""))
     }
 
+    /// A file saved with CRLF line ends gives the same logins: no word runs into the next line.
+    func testAFileWithCRLFLineEndsGivesTheSameLogins() {
+        let netrc = BulkNetrc(parsing: "machine a.example\r\n  login alice\r\n  password s3cret\r\nmachine b.example login bob password pw\r\n")
+        XCTAssertEqual(netrc.login(forHost: "a.example"), BulkLogin(user: "alice", password: "s3cret"))
+        XCTAssertEqual(netrc.login(forHost: "b.example"), BulkLogin(user: "bob", password: "pw"))
+    }
+
     func testLoginDescriptionHidesThePassword() {
         XCTAssertEqual("\(BulkLogin(user: "alice", password: "s3cret"))", "alice:***")
         XCTAssertEqual(BulkLogin(user: "Aladdin", password: "open sesame").authorization, "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
