@@ -122,6 +122,9 @@ final class CookieTests: XCTestCase {
         let base = try TestServers.shared.httpbin
         let cookie = try XCTUnwrap(HTTPCookie(properties: [.domain: base.host!, .path: "/", .name: "token", .value: "abc"]))
         storage.setCookie(cookie)
+        // A `Secure` one for the same host stays back over plain HTTP, in the description too.
+        storage.setCookie(try XCTUnwrap(HTTPCookie(properties: [.domain: base.host!, .path: "/", .name: "tls", .value: "only",
+                                                                .secure: "TRUE"])))
         let request = session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate()
         let sent = awaitData(request)
         XCTAssertEqual(echoedCookies(sent), ["token": "abc"])
@@ -129,7 +132,7 @@ final class CookieTests: XCTestCase {
 
         _ = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies/set?flavour=oat")))
         let stored = storage.cookies(for: base)?.reduce(into: [String: String]()) { $0[$1.name] = $1.value }
-        XCTAssertEqual(stored, ["token": "abc", "flavour": "oat"])
+        XCTAssertEqual(stored, ["token": "abc", "tls": "only", "flavour": "oat"])
 
         storage.deleteCookie(cookie)
         let afterDelete = awaitData(session.request(try TestServers.shared.url(.httpbin, "/cookies")).validate())

@@ -15,10 +15,10 @@ final class SessionCookiesTests: XCTestCase {
         return HTTPCookie(properties: properties)!
     }
 
-    private func header(_ url: String, _ cookies: [HTTPCookie]) -> String? {
+    private func header(_ url: String, _ cookies: [HTTPCookie], at now: Date = Date()) -> String? {
         let storage = URLSessionConfiguration.ephemeral.httpCookieStorage!
         for cookie in cookies { storage.setCookie(cookie) }
-        return SessionCookies(storage: storage).header(for: URL(string: url)!)
+        return SessionCookies(storage: storage).header(for: URL(string: url)!, now: now)
     }
 
     func testASecureCookieGoesOverHTTPSOnly() {
@@ -27,9 +27,12 @@ final class SessionCookiesTests: XCTestCase {
         XCTAssertEqual(header("https://example.com/", cookies).map { Set($0.components(separatedBy: "; ")) }, ["plain=1", "secret=1"])
     }
 
-    func testAnExpiredCookieIsNotSent() {
-        XCTAssertNil(header("http://example.com/", [cookie("old", expires: Date(timeIntervalSinceNow: -60))]))
-        XCTAssertEqual(header("http://example.com/", [cookie("new", expires: Date(timeIntervalSinceNow: 3600))]), "new=1")
+    /// Judged when the request goes: the storage drops a cookie that is already expired as it
+    /// takes it, so the cookie here expires while stored.
+    func testACookieThatExpiredWhileStoredIsNotSent() {
+        let expiring = [cookie("soon", expires: Date(timeIntervalSinceNow: 3600))]
+        XCTAssertEqual(header("http://example.com/", expiring), "soon=1")
+        XCTAssertNil(header("http://example.com/", expiring, at: Date(timeIntervalSinceNow: 7200)))
     }
 
     func testACookieGoesToItsPathAndBelowLongerPathsFirst() {

@@ -15,26 +15,33 @@ import SalvoEngine
 struct SessionCookies: @unchecked Sendable { // HTTPCookieStorage serializes its own access (it is shared across URLSessions the same way)
     let storage: HTTPCookieStorage
 
-    /// The `Cookie` header value the storage holds for `url`, `nil` for none.
+    /// The `Cookie` header value the storage holds for `url`, `nil` for none (`cookies(for:now:)`).
+    ///
+    /// - Parameter now: The moment expiry is judged at; the present by default.
+    func header(for url: URL, now: Date = Date()) -> String? {
+        let matching = cookies(for: url, now: now)
+        return matching.isEmpty ? nil : HTTPCookie.requestHeaderFields(with: matching)["Cookie"]
+    }
+
+    /// The stored cookies that go with a request for `url`, in the order they are sent.
     ///
     /// FoundationNetworking's `cookies(for:)` matches the host alone; the rest of RFC 6265's
     /// rules are applied here, as Apple's URLSession applies them: a `Secure` cookie goes over
     /// HTTPS only, an expired one not at all, and a cookie goes only to its path and the paths
     /// below it, longer paths first.
-    func header(for url: URL) -> String? {
-        guard let stored = storage.cookies(for: url), !stored.isEmpty else { return nil }
+    ///
+    /// - Parameter now: The moment expiry is judged at; the present by default.
+    func cookies(for url: URL, now: Date = Date()) -> [HTTPCookie] {
+        guard let stored = storage.cookies(for: url), !stored.isEmpty else { return [] }
         let requestPath = url.path.isEmpty ? "/" : url.path
         let isSecure = url.scheme?.lowercased() == "https"
-        let now = Date()
         let matching = stored.filter { cookie in
             (!cookie.isSecure || isSecure) && (cookie.expiresDate.map { $0 > now } ?? true)
                 && Self.path(requestPath, matches: cookie.path)
         }
-        guard !matching.isEmpty else { return nil }
-        let ordered = matching.enumerated().sorted { a, b in
+        return matching.enumerated().sorted { a, b in
             a.element.path.count != b.element.path.count ? a.element.path.count > b.element.path.count : a.offset < b.offset
-        }
-        return HTTPCookie.requestHeaderFields(with: ordered.map(\.element))["Cookie"]
+        }.map(\.element)
     }
 
     /// RFC 6265's path-match: the same path, or one below it (the cookie's path ends with "/",

@@ -34,7 +34,9 @@ extension Request {
         if let credential = credentialBox.value {
             components.append("-u \(Self.shellWord("\(credential.user):\(credential.password)"))")
         }
-        if let storage = delegate?.cookies?.storage, request.httpShouldHandleCookies, let stored = storage.cookies(for: url), !stored.isEmpty {
+        // The cookies the request sends: the storage's for the host, less those RFC 6265's
+        // other rules keep back (`SessionCookies`).
+        if request.httpShouldHandleCookies, let stored = delegate?.cookies?.cookies(for: url), !stored.isEmpty {
             let pairs = stored.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
             components.append("-b \"\(Self.escapedForDoubleQuotes(pairs))\"")
         }
