@@ -22,7 +22,8 @@
 # Foundation's HTTPURLResponse looks up Content-Length, Content-Type and Content-Disposition by
 # walking its header dictionary in hash order, so the realistic row's count moved by thousands
 # of instructions from one process to the next. It asks for no timing after the requests
-# (SALVO_BENCH_REQUESTS_ONLY=1), which would otherwise be counted too.
+# (SALVO_BENCH_REQUESTS_ONLY=1), which would otherwise be counted too, nor the time of each
+# request, whose clock readings the Swift and C clients make differently.
 #
 # Builds its own release salvo-bench into .build/callgrind (the first time, a few minutes), with
 # C code's debug information in DWARF 4: Debian 12's valgrind 3.19 gives up on the DWARF 5 that
@@ -81,6 +82,11 @@ inclusive() {
                                END { print (found == "" ? 0 : found) }'
 }
 
+# A function's inclusive instructions per request: between the two runs, as the totals.
+marginal() {
+    echo $(( ($(inclusive 10000 "$1" "$2") - $(inclusive 2000 "$1" "$2")) / 8000 ))
+}
+
 CLIENT_RUN="$CLIENT"
 small="$(total 2000)"
 large="$(total 10000)"
@@ -96,7 +102,7 @@ salvo*)
         BASELINE="curl-headers"
         [ "$CLIENT" = "salvo-bare" ] && BASELINE="curl-poll"
         INITIALIZER='HTTPURLResponseC3url10statusCode11httpVersion12headerFields'
-        foundation=$(( ($(inclusive 10000 "$CLIENT" "$INITIALIZER") - $(inclusive 2000 "$CLIENT" "$INITIALIZER")) / 8000 ))
+        foundation=$(marginal "$CLIENT" "$INITIALIZER")
         # A row that never reads `response.response` builds none (salvo-noread, salvo-bare).
         [ "$foundation" -gt 0 ] || echo "callgrind.sh: no HTTPURLResponse initializer in the profile; counted as 0" >&2
         CLIENT="$BASELINE"
@@ -111,8 +117,8 @@ salvo*)
         # the request notifications. Shown, not subtracted.
         COOKIES='HTTPCookieStorageC7cookies3for'
         POSTS='NotificationCenterC5_post_7subject7message'
-        cookies=$(( ($(inclusive 10000 "$CLIENT_RUN" "$COOKIES") - $(inclusive 2000 "$CLIENT_RUN" "$COOKIES")) / 8000 ))
-        posts=$(( ($(inclusive 10000 "$CLIENT_RUN" "$POSTS") - $(inclusive 2000 "$CLIENT_RUN" "$POSTS")) / 8000 ))
+        cookies=$(marginal "$CLIENT_RUN" "$COOKIES")
+        posts=$(marginal "$CLIENT_RUN" "$POSTS")
         echo "  of which Foundation's HTTPCookieStorage.cookies(for:) $cookies and NotificationCenter posts $posts"
     fi
     ;;

@@ -63,8 +63,8 @@ run_logged "$LOGS/lint.log" swift format lint --strict --debug-disable-pretty-pr
 
 # The engine is the only user of libcurl: SwiftPM would let Salvo import CCurl through
 # SalvoEngine's dependencies, so the layering rule is checked here.
-if grep -rlE '^\s*(@_exported |internal |public |package )?import (CCurl|CSalvoHeaders)\b' Sources/Salvo Sources/SalvoBulk Sources/salvo; then
-    printf '\ntest.sh: the files above import libcurl; only Sources/SalvoEngine may\n' >&2
+if grep -rlE '^\s*(@_exported |internal |public |package )?import (CCurl|CSalvoHeaders|CSalvoTLS)\b' Sources/Salvo Sources/SalvoBulk Sources/salvo; then
+    printf '\ntest.sh: the files above import libcurl or its C shims; only Sources/SalvoEngine may\n' >&2
     exit 1
 fi
 

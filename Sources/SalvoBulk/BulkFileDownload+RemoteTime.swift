@@ -13,7 +13,7 @@ extension BulkFileDownload {
     /// modification time (`remoteTime`); a file whose answer had none, or an unreadable one,
     /// keeps the time of its writing, as aria2 leaves it.
     func applyRemoteTime(to path: String) {
-        guard let text = state.withLock({ $0.lastModified }), let date = BulkHTTPDate.parse(text) else { return }
+        guard let date = HTTPDate.parse(state.withLock { $0.lastModified }) else { return }
         let seconds = date.timeIntervalSince1970
         let whole = floor(seconds)
         let moment = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))

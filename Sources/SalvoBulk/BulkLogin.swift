@@ -22,7 +22,7 @@ public struct BulkLogin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The `Authorization` header's value: `Basic` and `user:password` in Base64.
-    public var authorization: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
+    public var authorization: String { HTTPHeader.authorization(username: user, password: password).value }
 
     /// `user` and a mask for the password.
     public var description: String { "\(user):***" }

@@ -206,7 +206,7 @@ extension CurlEasy {
     /// "MAX_CONCURRENT_STREAMS reached, skip (128)". The line for Salvo's own limit starts
     /// "client side" and says nothing of the server's; every other line is `nil`.
     package static func serverStreamLimit(inLogLine line: UnsafeRawBufferPointer) -> Int? {
-        let marker = Array("MAX_CONCURRENT_STREAMS reached, skip (".utf8)
+        let marker = streamLimitMarker
         guard line.count > marker.count, line.starts(with: marker) else { return nil }
         var value = 0
         var digits = 0
@@ -226,13 +226,18 @@ extension CurlEasy {
     /// "ALPN: server did not agree on a protocol. Uses default."); `nil` for every other line.
     /// It comes before the response, which a slow answer could hold back for long.
     package static func negotiatedHTTP2(inLogLine line: UnsafeRawBufferPointer) -> Bool? {
-        let accepted = Array("ALPN: server accepted ".utf8)
-        if line.starts(with: accepted) {
-            let rest = line[accepted.count...]
-            return rest.starts(with: Array("h2".utf8)) && (rest.count == 2 || rest[rest.startIndex + 2] == 0x0A || rest[rest.startIndex + 2] == 0x0D)
+        if line.starts(with: alpnAccepted) {
+            let rest = line[alpnAccepted.count...]
+            return rest.starts(with: alpnHTTP2) && (rest.count == 2 || rest[rest.startIndex + 2] == 0x0A || rest[rest.startIndex + 2] == 0x0D)
         }
-        return line.starts(with: Array("ALPN: server did not agree".utf8)) ? false : nil
+        return line.starts(with: alpnRefused) ? false : nil
     }
+
+    // Made once: a probe's debug callback sees every line libcurl logs for it.
+    private static let streamLimitMarker = Array("MAX_CONCURRENT_STREAMS reached, skip (".utf8)
+    private static let alpnAccepted = Array("ALPN: server accepted ".utf8)
+    private static let alpnHTTP2 = Array("h2".utf8)
+    private static let alpnRefused = Array("ALPN: server did not agree".utf8)
 
     /// The most header-block storage a pooled handle keeps between transfers.
     package static let headerBlockKeptCapacity = 64 * 1024

@@ -62,21 +62,6 @@ struct ToolDocumentation: Sendable {
         var inHelp = true
         var blocks: [Block]
     }
-
-    /// Every option, in the order the documentation lists them.
-    var options: [Option] {
-        sections.flatMap { section in section.blocks.flatMap(\.options) }
-    }
-}
-
-extension ToolDocumentation.Block {
-    fileprivate var options: [ToolDocumentation.Option] {
-        switch self {
-        case .options(let options): options
-        case .manualOnly(let blocks): blocks.flatMap(\.options)
-        case .paragraph, .verbatim, .terms: []
-        }
-    }
 }
 
 /// Prose written over several source lines, joined into one paragraph: each line break

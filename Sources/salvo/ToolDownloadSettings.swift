@@ -35,7 +35,10 @@ enum ToolDownloadSettings {
         options.httpUser = arguments.httpUser
         options.httpPassword = arguments.httpPassword
         options.proxies = arguments.proxies
-        options.proxyEnvironment = BulkProxySettings.environment(environment)
+        // Only when a variable names one: an empty setting would still make every file's
+        // requests resolve proxies here, where libcurl finds the variables unset by itself.
+        let environmentProxies = BulkProxySettings.environment(environment)
+        options.proxyEnvironment = environmentProxies.isEmpty ? nil : environmentProxies
         options.remoteTime = arguments.remoteTime
         options.allowOverwrite = arguments.allowOverwrite
         options.dryRun = arguments.dryRun

@@ -93,9 +93,6 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertTrue(left.first === lateA)
     }
 
-    /// A host known to speak HTTP/2 stays known while idle, so a burst after a quiet spell
-    /// goes out as streams at once instead of a connection's worth at a time; an answer
-    /// without HTTP/2 takes that back.
     /// A host that may speak HTTP/2 gets one transfer until its protocol is known; over HTTP/2
     /// each step above the streams seen to work goes alone, until the server's limit shows.
     func testHostQueueProbesAHostsProtocolAndStreamLimit() {
@@ -183,6 +180,9 @@ final class EngineUnitTests: XCTestCase {
         XCTAssertNil(limit("Connection #0 to host 127.0.0.1 left intact\n"))
     }
 
+    /// A host known to speak HTTP/2 stays known while idle, so a burst after a quiet spell
+    /// goes out as streams at once instead of a connection's worth at a time; an answer
+    /// without HTTP/2 takes that back.
     func testHostQueueRemembersAnIdleHostsHTTP2() {
         var queue = HostQueue<Item>(connectionsPerHost: 1, totalLimit: 0, streamsPerConnection: 4)
         let a: Substring = "https://a:443", b: Substring = "https://b:443"

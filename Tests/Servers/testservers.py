@@ -302,48 +302,35 @@ def tls_probe(port, ca_file, timeout):
 
 
 def make_tls_files(directory):
-    """A throw-away CA and a server certificate it signed for 127.0.0.1 (EC P-256, valid for
-    two days), made with the openssl command. Returns (ca, certificate, key) paths."""
-    os.makedirs(directory, exist_ok=True)
-    ca_key, ca = os.path.join(directory, "ca.key"), os.path.join(directory, "ca.pem")
-    key, csr = os.path.join(directory, "server.key"), os.path.join(directory, "server.csr")
-    certificate, extensions = os.path.join(directory, "server.pem"), os.path.join(directory, "server.ext")
-    with open(extensions, "w") as file:
-        file.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
-                   "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n")
-    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    commands = [
-        ["openssl", "req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2",
-         "-subj", "/CN=Salvo test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-         "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
-        ["openssl", "req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
-        ["openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
-         "-out", certificate, "-days", "2", "-extfile", extensions],
-    ]
-    for command in commands:
-        try:
-            result = subprocess.run(command, capture_output=True, text=True)
-        except FileNotFoundError:
-            raise StartError("the openssl command is missing (run Scripts/setup.sh as root)")
-        if result.returncode != 0:
-            raise StartError(f"{' '.join(command[:3])} failed: {result.stderr.strip()}")
-    return ca, certificate, key
+    """A throw-away CA and a server certificate it signed for 127.0.0.1. Returns (ca,
+    certificate, key) paths."""
+    return make_certificates(directory, "ca", "/CN=Salvo test CA", "server", "/CN=127.0.0.1",
+                             "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n")
 
 
 def make_client_files(directory):
-    """A second throw-away CA, and a client certificate it signed (EC P-256, two days).
-    Returns (client CA, certificate, key) paths."""
-    ca_key, ca = os.path.join(directory, "client-ca.key"), os.path.join(directory, "client-ca.pem")
-    key, csr = os.path.join(directory, "client.key"), os.path.join(directory, "client.csr")
-    certificate, extensions = os.path.join(directory, "client.pem"), os.path.join(directory, "client.ext")
+    """A second throw-away CA, and a client certificate it signed. Returns (client CA,
+    certificate, key) paths."""
+    return make_certificates(directory, "client-ca", "/CN=Salvo test client CA", "client",
+                             "/CN=salvo test client", "extendedKeyUsage=clientAuth\n")
+
+
+def make_certificates(directory, ca_name, ca_subject, name, subject, usage):
+    """A CA and a certificate it signed (EC P-256, valid for two days), made with the openssl
+    command as CA_NAME.pem and NAME.pem with their keys; `usage` ends the certificate's
+    extensions. Returns (ca, certificate, key) paths."""
+    os.makedirs(directory, exist_ok=True)
+    ca_key, ca = os.path.join(directory, f"{ca_name}.key"), os.path.join(directory, f"{ca_name}.pem")
+    key, csr = os.path.join(directory, f"{name}.key"), os.path.join(directory, f"{name}.csr")
+    certificate, extensions = os.path.join(directory, f"{name}.pem"), os.path.join(directory, f"{name}.ext")
     with open(extensions, "w") as file:
-        file.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n")
+        file.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n" + usage)
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     run_openssl([
         ["openssl", "req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2",
-         "-subj", "/CN=Salvo test client CA", "-addext", "basicConstraints=critical,CA:TRUE",
+         "-subj", ca_subject, "-addext", "basicConstraints=critical,CA:TRUE",
          "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
-        ["openssl", "req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=salvo test client"],
+        ["openssl", "req", *ec, "-keyout", key, "-out", csr, "-subj", subject],
         ["openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
          "-out", certificate, "-days", "2", "-extfile", extensions],
     ])

@@ -37,8 +37,11 @@ enum DispatchChild {
     static func main(_ arguments: [String]) -> Int32 {
         do {
             let request = try parse(arguments)
+            // Benchmarks/callgrind.sh counts the requests alone: no per-request timing (whose
+            // cost differs between the Swift and C clients) and no timing after them.
+            let requestsOnly = ProcessInfo.processInfo.environment["SALVO_BENCH_REQUESTS_ONLY"] != nil
             // Before the start-up reading, so that "client MiB" is still what the client added.
-            let times = RequestTimes(capacity: request.count)
+            let times = requestsOnly ? nil : RequestTimes(capacity: request.count)
             let start = ResourceUsage.current()
             let statusAtStart = try request.statusPort.map(NginxStatus.read(port:))
             let workload = try request.client.makeWorkload(url: request.url, protocol: request.protocol, inflight: request.inflight,
@@ -57,19 +60,18 @@ enum DispatchChild {
                                                 failures: failures + warmupFailures,
                                                 contextSwitches: after.contextSwitches - before.contextSwitches,
                                                 voluntaryContextSwitches: after.voluntaryContextSwitches - before.voluntaryContextSwitches,
-                                                requestNanoseconds: times.nanoseconds)
+                                                requestNanoseconds: times?.nanoseconds)
             if let statusAtStart, let statusBefore, let statusAfter {
                 // The middle reading's own connection is not the client's either.
                 measurement.connectionsOpened = NginxStatus.connectionsOpened(from: statusAtStart, to: statusAfter) - 1
                 measurement.connectionsOpenedMeasured = NginxStatus.connectionsOpened(from: statusBefore, to: statusAfter)
             }
-            if request.client == .salvoDecodable {
+            if request.client == .salvoDecodable && !requestsOnly {
                 // After the requests, so it changes none of their figures; at least as many
                 // decodes as requests, so a short run still gives a steady figure.
                 measurement.decodeMicroseconds = try JSONDecodeTimer.microsecondsPerDecode(iterations: max(request.count, 20_000))
             }
-            // Benchmarks/callgrind.sh counts the requests alone: it asks for no timing after them.
-            if request.client.readsResponseObject && ProcessInfo.processInfo.environment["SALVO_BENCH_REQUESTS_ONLY"] == nil {
+            if request.client.readsResponseObject && !requestsOnly {
                 let session = SalvoSessionFactory.make(protocol: request.protocol, inflight: 1, responseQueue: .global(),
                                                        caFile: request.caFile)
                 measurement.responseObjectMicroseconds = try ResponseObjectTimer.microsecondsPerResponse(

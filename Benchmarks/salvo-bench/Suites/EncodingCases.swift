@@ -84,8 +84,8 @@ enum EncodingCases {
             EncodingCase(name: foundationJSONEncoder, isFoundation: true) {
                 var request = post
                 request.httpBody = try encoder.encode(EncodingInputs.User())
-                // As the floors set it (EncodingFloors.byBody): this case is one too.
-                request.allHTTPHeaderFields = ["Content-Type": "application/json"]
+                // As the floors set it: this case is JSONParameterEncoder's floor.
+                EncodingFloors.setContentType("application/json", on: &request)
                 return request.httpBody!.count
             },
             EncodingCase(name: foundationHeaders, isFoundation: true) {
